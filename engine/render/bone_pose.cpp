@@ -1,0 +1,57 @@
+#include "engine/render/bone_pose.h"
+
+namespace engine::render {
+
+namespace {
+glm::mat4 rigidTransform(const BoneMesh& b, const DrawFrame& f) {
+    if (b.follow == BoneMesh::Follow::Joint && b.index >= 0 && size_t(b.index) < f.joint_globals.size())
+        return f.joint_globals[size_t(b.index)];
+    if (b.follow == BoneMesh::Follow::Body && b.index >= 0 && size_t(b.index) < f.body_transforms.size())
+        return f.body_transforms[size_t(b.index)];
+    return glm::mat4(1.0f);
+}
+
+glm::mat4 skinMatrix(const BoneMesh& b, const DrawFrame& f, uint32_t slot) {
+    if (slot >= b.skin_joint_map.size()) return glm::mat4(1.0f);
+    int j = b.skin_joint_map[slot];
+    glm::mat4 g = j >= 0 && size_t(j) < f.joint_globals.size() ? f.joint_globals[size_t(j)] : glm::mat4(1.0f);
+    glm::mat4 ib = slot < b.inverse_bind.size() ? b.inverse_bind[slot] : glm::mat4(1.0f);
+    return g * ib;
+}
+}  // namespace
+
+std::vector<uint32_t> boneIndices(const std::vector<BoneMesh>& bones) {
+    std::vector<uint32_t> out;
+    uint32_t base = 0;
+    for (const auto& b : bones) {
+        for (uint32_t i : b.indices) out.push_back(base + i);
+        base += uint32_t(b.positions.size());
+    }
+    return out;
+}
+
+void poseBones(const std::vector<BoneMesh>& bones, const DrawFrame& f, std::vector<glm::vec3>& positions,
+               std::vector<glm::vec3>& colors) {
+    positions.clear();
+    colors.clear();
+    for (const auto& b : bones) {
+        if (b.skinned()) {
+            std::vector<glm::mat4> mats(b.skin_joint_map.size());
+            for (uint32_t s = 0; s < mats.size(); ++s) mats[s] = skinMatrix(b, f, s);
+            for (size_t v = 0; v < b.positions.size(); ++v) {
+                glm::vec4 p(b.positions[v], 1.0f), acc(0.0f);
+                glm::vec4 w = v < b.skin_weights.size() ? b.skin_weights[v] : glm::vec4(1, 0, 0, 0);
+                glm::uvec4 j = v < b.skin_joints.size() ? b.skin_joints[v] : glm::uvec4(0);
+                for (int k = 0; k < 4; ++k)
+                    if (w[k] != 0.0f && j[k] < mats.size()) acc += w[k] * (mats[j[k]] * p);
+                positions.emplace_back(acc);
+            }
+        } else {
+            glm::mat4 m = rigidTransform(b, f);
+            for (const auto& p : b.positions) positions.emplace_back(m * glm::vec4(p, 1.0f));
+        }
+        colors.insert(colors.end(), b.positions.size(), b.color);
+    }
+}
+
+}  // namespace engine::render

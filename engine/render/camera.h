@@ -1,0 +1,40 @@
+// Orbit camera: a target point, a distance and two angles. Pure math (no GL)
+// so the viewer's mouse handling and "frame all" can be unit-tested.
+#pragma once
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+namespace engine::render {
+
+struct Bounds {
+    glm::vec3 lo{1e30f}, hi{-1e30f};
+    bool valid() const { return lo.x <= hi.x; }
+    void add(const glm::vec3& p);
+    glm::vec3 center() const { return 0.5f * (lo + hi); }
+    float radius() const;  // half the diagonal
+};
+
+class OrbitCamera {
+public:
+    glm::vec3 target{0.0f};
+    float distance = 1.0f;
+    float yaw = 0.6f;     // rad, about +Y
+    float pitch = 0.35f;  // rad, above the horizon
+    float fov_y = 0.7f;   // rad
+
+    // Mouse deltas in window pixels (not framebuffer pixels, so HiDPI feels the same).
+    void orbit(float dx_px, float dy_px);
+    void pan(float dx_px, float dy_px, float window_height_px);
+    void zoom(float wheel_steps);
+    // Fits the bounds into the view, keeping the current angles.
+    void frame(const Bounds& b);
+
+    glm::vec3 eye() const;
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;
+    float nearPlane() const { return distance * 0.01f; }
+    float farPlane() const { return distance * 100.0f; }
+};
+
+}  // namespace engine::render

@@ -1,0 +1,22 @@
+// One frame as the renderer sees it: views into a published simulation frame.
+// The renderer only reads; the viewer keeps the storage alive while drawing.
+#pragma once
+
+#include <span>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+namespace engine::render {
+
+struct DrawFrame {
+    std::span<const glm::vec3> positions;        // every particle (surface + branch points)
+    std::span<const float> muscle_activation;    // per muscle, [0, 1]
+    std::span<const float> vertex_error;         // per particle relative strain (may be empty)
+    std::span<const glm::vec3> contact_points;   // particle positions in contact
+    std::span<const glm::vec3> contact_normals;
+    std::span<const glm::mat4> joint_globals;    // skeleton global transforms
+    std::span<const glm::mat4> body_transforms;  // sim bodies
+};
+
+}  // namespace engine::render

@@ -1,0 +1,135 @@
+#include "engine/render/draw_topology.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "engine/scene.h"
+#include "sim/world.h"
+
+namespace engine::render {
+
+namespace {
+std::vector<glm::uvec2> uniqueEdges(const std::vector<glm::uvec3>& tris) {
+    std::vector<glm::uvec2> e;
+    e.reserve(tris.size() * 3);
+    for (const auto& t : tris)
+        for (int k = 0; k < 3; ++k) {
+            uint32_t a = t[k], b = t[(k + 1) % 3];
+            e.emplace_back(std::min(a, b), std::max(a, b));
+        }
+    std::sort(e.begin(), e.end(), [](auto x, auto y) { return x.x != y.x ? x.x < y.x : x.y < y.y; });
+    e.erase(std::unique(e.begin(), e.end()), e.end());
+    return e;
+}
+
+// For each particle, the surface neighbour whose rest edge is most parallel
+// to its fibre direction (itself when it has none).
+std::vector<uint32_t> fiberNeighbors(const sim::World& w, const std::vector<glm::uvec2>& edges) {
+    const auto& P = w.particles;
+    std::vector<uint32_t> best(P.size());
+    std::vector<float> score(P.size(), -1.0f);
+    for (uint32_t i = 0; i < best.size(); ++i) best[i] = i;
+    if (P.fiber.size() != P.size() || P.rest.size() != P.size()) return best;
+    auto consider = [&](uint32_t i, uint32_t j) {
+        glm::vec3 d = P.rest[j] - P.rest[i];
+        float l = glm::length(d);
+        if (l <= 0.0f) return;
+        float s = std::abs(glm::dot(d / l, P.fiber[i]));
+        if (s > score[i]) {
+            score[i] = s;
+            best[i] = j;
+        }
+    };
+    for (const auto& e : edges) {
+        consider(e.x, e.y);
+        consider(e.y, e.x);
+    }
+    return best;
+}
+
+BoneMesh fromRenderMesh(const engine::RenderMesh& m) {
+    BoneMesh b;
+    b.name = m.name;
+    b.positions = m.positions;
+    b.normals = m.normals;
+    b.indices = m.indices;
+    b.color = m.color;
+    b.follow = m.joint >= 0 ? BoneMesh::Follow::Joint : BoneMesh::Follow::Static;
+    b.index = m.joint;
+    b.skin_joints = m.skin_joints;
+    b.skin_weights = m.skin_weights;
+    b.inverse_bind = m.inverse_bind;
+    b.skin_joint_map = m.skin_joint_map;
+    return b;
+}
+
+BoneMesh fromBody(const sim::Body& body, int index) {
+    BoneMesh b;
+    b.name = body.name;
+    b.follow = BoneMesh::Follow::Body;
+    b.index = index;
+    b.positions = body.vertices;
+    for (const auto& t : body.triangles) {
+        b.indices.push_back(t.x);
+        b.indices.push_back(t.y);
+        b.indices.push_back(t.z);
+    }
+    return b;
+}
+}  // namespace
+
+DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
+                               std::span<const int> distance_colors) {
+    DrawTopology t;
+    t.name = w.name;
+    t.particle_count = w.particles.size();
+    for (const auto& m : w.muscles)
+        t.muscles.push_back({m.name, m.first, m.surface_count, m.branch_count, m.tri_begin, m.tri_count});
+    t.triangles = w.triangles;
+    t.mesh_edges = uniqueEdges(t.triangles);
+    const auto& D = w.distances;
+    t.distance_edges.reserve(D.size());
+    for (size_t i = 0; i < D.size(); ++i) {
+        t.distance_edges.emplace_back(D.c[i].i, D.c[i].j);
+        auto k = i < D.kind.size() ? D.kind[i] : sim::DistanceKind::Surface;
+        t.distance_kind.push_back(k == sim::DistanceKind::Spoke     ? EdgeKind::Spoke
+                                  : k == sim::DistanceKind::Medulla ? EdgeKind::Medulla
+                                                                    : EdgeKind::Surface);
+    }
+    if (distance_colors.size() == D.size()) {
+        t.distance_color.assign(distance_colors.begin(), distance_colors.end());
+        for (int c : t.distance_color) t.color_count = std::max(t.color_count, c + 1);
+    }
+    t.fiber_neighbor = fiberNeighbors(w, t.mesh_edges);
+    for (const auto& a : w.attachments) t.attachments.push_back(a.particle);
+
+    if (scene && !scene->meshes.empty()) {
+        for (const auto& m : scene->meshes) t.bones.push_back(fromRenderMesh(m));
+    } else {
+        for (size_t i = 0; i < w.bodies.size(); ++i)
+            if (!w.bodies[i].triangles.empty()) t.bones.push_back(fromBody(w.bodies[i], int(i)));
+    }
+
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const auto& p : w.particles.rest) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    t.rest_radius = lo.x <= hi.x ? std::max(0.5f * glm::length(hi - lo), 1e-3f) : 0.1f;
+    // The ground is the first roughly horizontal plane of the scene, or a
+    // floor just under the rest pose.
+    bool found = false;
+    for (const auto& p : w.planes)
+        if (p.normal.y > 0.9f) {
+            t.ground_origin = p.origin;
+            t.ground_normal = glm::normalize(p.normal);
+            found = true;
+            break;
+        }
+    if (!found && lo.x <= hi.x) t.ground_origin = glm::vec3(0.5f * (lo.x + hi.x), lo.y - 0.15f * t.rest_radius, 0.5f * (lo.z + hi.z));
+    return t;
+}
+
+}  // namespace engine::render

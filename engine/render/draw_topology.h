@@ -1,0 +1,76 @@
+// Everything the renderer needs about a loaded scene that does not change
+// from frame to frame: muscle index ranges and triangles, edges for the
+// overlays, bone meshes. Built once per load on the thread that owns the
+// world, then shared read-only (shared_ptr<const>) with the render thread,
+// so a reload never changes what a frame in flight refers to.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+namespace sim {
+struct World;
+}
+namespace engine {
+struct Scene;
+}
+
+namespace engine::render {
+
+struct MuscleDraw {
+    std::string name;
+    uint32_t first = 0, surface_count = 0, branch_count = 0;
+    uint32_t tri_begin = 0, tri_count = 0;
+};
+
+// Bone or other non-muscle geometry, posed on the CPU every frame.
+struct BoneMesh {
+    enum class Follow : uint8_t { Static, Joint, Body };
+    std::string name;
+    std::vector<glm::vec3> positions, normals;  // local to the joint/body, or bind space when skinned
+    std::vector<uint32_t> indices;
+    glm::vec3 color{0.86f, 0.83f, 0.76f};
+    Follow follow = Follow::Static;
+    int index = -1;  // joint or body index
+    // Skinning (glTF: joint matrix = global(joint) · inverseBind).
+    std::vector<glm::uvec4> skin_joints;
+    std::vector<glm::vec4> skin_weights;
+    std::vector<glm::mat4> inverse_bind;
+    std::vector<int> skin_joint_map;
+    bool skinned() const { return !skin_weights.empty(); }
+};
+
+enum class EdgeKind : uint8_t { Surface, Spoke, Medulla };
+
+struct DrawTopology {
+    std::string name;
+    size_t particle_count = 0;
+    std::vector<MuscleDraw> muscles;
+    std::vector<glm::uvec3> triangles;      // global particle indices
+    std::vector<glm::uvec2> mesh_edges;     // unique triangle edges, for the wireframe
+    std::vector<glm::uvec2> distance_edges; // one per distance constraint
+    std::vector<EdgeKind> distance_kind;
+    std::vector<int> distance_color;        // SMT-G colour per distance constraint (−1: none)
+    int color_count = 0;
+    // Per particle: the neighbour whose rest edge is best aligned with the
+    // fibre; drawing the current edge direction shows how fibres deform.
+    std::vector<uint32_t> fiber_neighbor;
+    std::vector<uint32_t> attachments;      // particle indices held on bodies
+    std::vector<BoneMesh> bones;
+    glm::vec3 ground_origin{0.0f};
+    glm::vec3 ground_normal{0.0f, 1.0f, 0.0f};
+    float rest_radius = 0.1f;               // bounding radius of the rest pose
+};
+
+// `scene` may be null (bones then come from the world's collision bodies);
+// `distance_colors` may be empty (no colouring solver).
+DrawTopology buildDrawTopology(const sim::World& world, const engine::Scene* scene,
+                               std::span<const int> distance_colors);
+
+}  // namespace engine::render

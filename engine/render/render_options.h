@@ -1,0 +1,44 @@
+// What the renderer draws besides the shaded muscles: overlay toggles and
+// display settings. Plain data, owned by the viewer and saved in presets.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace engine::render {
+
+enum class Overlay : uint8_t {
+    Wireframe,    // surface triangle edges
+    Fibers,       // fibre direction at each surface vertex
+    Internal,     // internal structure: medulla (chains of branch points) and spokes
+    Attachments,  // vertices held on bones
+    Contacts,     // active contacts with their normals
+    ColorGroups,  // SMT-G colour of every distance constraint
+    ErrorMap,     // per-vertex constraint error heat map (replaces the activation colours)
+    Count
+};
+constexpr int kOverlayCount = static_cast<int>(Overlay::Count);
+std::string_view overlayName(Overlay o);   // "wireframe", "fibers", ...
+std::string_view overlayLabel(Overlay o);  // for the UI
+std::optional<Overlay> parseOverlay(std::string_view name);
+
+struct RenderOptions {
+    std::array<bool, kOverlayCount> overlays{};
+    bool shadows = true;
+    bool bones = true;
+    bool ground = true;
+    int msaa_samples = 4;
+    // Relative strain |C|/rest that maps to the top of the error colour map.
+    float error_scale = 0.05f;
+    std::vector<uint8_t> muscle_visible;  // per muscle; empty = all visible
+    int selected_muscle = -1;             // highlighted, −1 = none
+
+    bool overlay(Overlay o) const { return overlays[static_cast<int>(o)]; }
+    void set(Overlay o, bool on) { overlays[static_cast<int>(o)] = on; }
+    bool muscleVisible(size_t m) const { return m >= muscle_visible.size() || muscle_visible[m]; }
+};
+
+}  // namespace engine::render

@@ -1,0 +1,223 @@
+#include "engine/render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "engine/render/bone_pose.h"
+#include "engine/render/colormap.h"
+#include "engine/render/normals.h"
+
+namespace engine::render {
+
+namespace {
+constexpr int kShadowUnit = 1;
+constexpr int kShadowSize = 2048;
+}  // namespace
+
+Renderer::Renderer() = default;
+
+Renderer::~Renderer() {
+    if (empty_vao_) glDeleteVertexArrays(1, &empty_vao_);
+    if (ground_vao_) glDeleteVertexArrays(1, &ground_vao_);
+    if (ground_vbo_) glDeleteBuffers(1, &ground_vbo_);
+}
+
+std::string Renderer::init(const std::string& dir) {
+    for (auto [prog, name] : {std::pair{&mesh_, "mesh"}, {&ground_, "ground"}, {&lines_, "lines"},
+                              {&shadow_, "shadow"}, {&background_, "background"}})
+        if (auto e = prog->load(dir, name); !e.empty()) return e;
+    if (!shadow_map_.create(kShadowSize)) return "shadow map framebuffer incomplete";
+    glGenVertexArrays(1, &empty_vao_);
+    // Ground: a unit quad in the plane's local XZ, scaled and placed per frame.
+    const float quad[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
+    glGenVertexArrays(1, &ground_vao_);
+    glGenBuffers(1, &ground_vbo_);
+    glBindVertexArray(ground_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, ground_vbo_);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+    glBindVertexArray(0);
+    return {};
+}
+
+void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
+    if (topo == topo_) return;
+    topo_ = std::move(topo);
+    indices_dirty_ = true;
+    bone_tris_.clear();
+    if (!topo_) return;
+    std::vector<uint32_t> idx = boneIndices(topo_->bones);
+    bones_.setIndices(idx);
+    for (size_t i = 0; i + 2 < idx.size(); i += 3) bone_tris_.emplace_back(idx[i], idx[i + 1], idx[i + 2]);
+}
+
+void Renderer::updateMuscleIndices(const RenderOptions& opt) {
+    if (!topo_) return;
+    if (!indices_dirty_ && index_visibility_ == opt.muscle_visible) return;
+    tri_scratch_.clear();
+    for (size_t m = 0; m < topo_->muscles.size(); ++m) {
+        if (!opt.muscleVisible(m)) continue;
+        const auto& md = topo_->muscles[m];
+        for (uint32_t t = md.tri_begin; t < md.tri_begin + md.tri_count && t < topo_->triangles.size(); ++t) {
+            const auto& tri = topo_->triangles[t];
+            tri_scratch_.insert(tri_scratch_.end(), {tri.x, tri.y, tri.z});
+        }
+    }
+    muscles_.setIndices(tri_scratch_);
+    index_visibility_ = opt.muscle_visible;
+    indices_dirty_ = false;
+}
+
+void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
+    colors_.assign(f.positions.size(), glm::vec3(0.7f));
+    const bool error_map = opt.overlay(Overlay::ErrorMap) && f.vertex_error.size() == f.positions.size();
+    const bool groups = opt.overlay(Overlay::ColorGroups);
+    for (size_t m = 0; m < topo_->muscles.size(); ++m) {
+        const auto& md = topo_->muscles[m];
+        float a = m < f.muscle_activation.size() ? f.muscle_activation[m] : 0.0f;
+        glm::vec3 base = groups ? glm::vec3(0.78f) : sampleColorMap(ColorMap::Viridis, a);
+        const bool selected = int(m) == opt.selected_muscle;
+        for (uint32_t i = md.first; i < md.first + md.surface_count + md.branch_count && i < colors_.size(); ++i) {
+            glm::vec3 c = error_map ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale) : base;
+            colors_[i] = selected ? glm::mix(c, glm::vec3(1.0f, 0.95f, 0.8f), 0.35f) : c;
+        }
+    }
+}
+
+void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows) {
+    // Grid spacing: the 1-2-5 step nearest a quarter of the scene radius, so
+    // cells read as round lengths (1 cm, 5 cm, 10 cm ...).
+    float r = std::max(bounds_.radius(), topo_ ? topo_->rest_radius : 0.1f);
+    float want = std::max(0.25f * r, 1e-4f);
+    float decade = std::pow(10.0f, std::floor(std::log10(want)));
+    float spacing = decade;
+    for (float step : {2.0f, 5.0f, 10.0f})
+        if (std::abs(std::log(decade * step / want)) < std::abs(std::log(spacing / want))) spacing = decade * step;
+    glm::vec3 c = bounds_.valid() ? bounds_.center() : topo_->ground_origin;
+    glm::vec3 origin = topo_->ground_origin;
+    origin.x = c.x;
+    origin.z = c.z;
+    float extent = 6.0f * r;
+    glm::mat4 model = glm::translate(glm::mat4(1.0f), origin) * glm::scale(glm::mat4(1.0f), glm::vec3(extent, 1, extent));
+    ground_.use();
+    ground_.set("u_view_proj", view_proj);
+    ground_.set("u_model", model);
+    ground_.set("u_light_view_proj", shadow_map_.lightViewProj());
+    ground_.set("u_shadow", kShadowUnit);
+    ground_.set("u_use_shadow", shadows ? 1 : 0);
+    ground_.set("u_spacing", spacing);
+    ground_.set("u_center", origin);
+    ground_.set("u_extent", extent);
+    ground_.set("u_eye", eye);
+    ground_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glBindVertexArray(ground_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glBindVertexArray(0);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
+void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOptions& opt, int fb_w, int fb_h) {
+    target_.resize(fb_w, fb_h, opt.msaa_samples);
+    const bool have = topo_ && f.positions.size() == topo_->particle_count;
+
+    bounds_ = Bounds{};
+    if (have) {
+        updateMuscleIndices(opt);
+        computeVertexNormals(f.positions, topo_->triangles, normals_);
+        computeColors(f, opt);
+        muscles_.setVertices(f.positions, normals_, colors_);
+        for (size_t m = 0; m < topo_->muscles.size(); ++m) {
+            if (!opt.muscleVisible(m)) continue;
+            const auto& md = topo_->muscles[m];
+            for (uint32_t i = md.first; i < md.first + md.surface_count; ++i) bounds_.add(f.positions[i]);
+        }
+        if (opt.bones && !topo_->bones.empty()) {
+            poseBones(topo_->bones, f, bone_pos_, bone_col_);
+            computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
+            bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
+            for (const auto& p : bone_pos_) bounds_.add(p);
+        } else {
+            bones_.setVertices({}, {}, {});
+        }
+        buildOverlays(*topo_, f, opt, overlays_);
+    }
+
+    const float aspect = float(fb_w) / float(std::max(fb_h, 1));
+    const glm::mat4 view_proj = cam.projection(aspect) * cam.view();
+    const glm::vec3 eye = cam.eye();
+
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    if (have && opt.shadows) {
+        shadow_map_.begin(bounds_, light_dir_);
+        // Slope-scaled offset in the depth pass fights acne without peter-panning.
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(2.0f, 4.0f);
+        shadow_.use();
+        shadow_.set("u_view_proj", shadow_map_.lightViewProj());
+        muscles_.draw();
+        if (opt.bones) bones_.draw();
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        shadow_map_.end();
+    }
+
+    target_.bindScene();
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    // Background gradient (full-screen triangle, no depth).
+    glDisable(GL_DEPTH_TEST);
+    background_.use();
+    glBindVertexArray(empty_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    glEnable(GL_DEPTH_TEST);
+    if (!have) {
+        target_.resolve();
+        return;
+    }
+    shadow_map_.bindTexture(kShadowUnit);
+
+    mesh_.use();
+    mesh_.set("u_view_proj", view_proj);
+    mesh_.set("u_light_view_proj", shadow_map_.lightViewProj());
+    mesh_.set("u_eye", eye);
+    mesh_.set("u_light_dir", glm::normalize(light_dir_));
+    mesh_.set("u_shadow", kShadowUnit);
+    mesh_.set("u_use_shadow", opt.shadows ? 1 : 0);
+    mesh_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    if (opt.bones) bones_.draw();
+    // Push the surface back a little so wireframe and colour-group lines on it win the depth test.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    muscles_.draw();
+    glDisable(GL_POLYGON_OFFSET_FILL);
+
+    if (opt.ground) drawGround(view_proj, eye, opt.shadows);
+
+    lines_.use();
+    lines_.set("u_view_proj", view_proj);
+    lines_.set("u_point_size", std::max(3.0f, float(fb_h) / 180.0f));
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    overlays_.surface_lines.draw(GL_LINES);
+    // Internal structure, attachments and contacts lie inside or under the
+    // surface: draw them without depth test (x-ray) so they are visible at all.
+    glDisable(GL_DEPTH_TEST);
+    overlays_.xray_lines.draw(GL_LINES);
+    overlays_.xray_points.draw(GL_POINTS);
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+    glDisable(GL_BLEND);
+    target_.resolve();
+}
+
+}  // namespace engine::render

@@ -1,0 +1,21 @@
+#version 410 core
+// Lit, smooth-shaded meshes (muscles and bones); positions are world space.
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec3 a_color;
+
+uniform mat4 u_view_proj;
+uniform mat4 u_light_view_proj;
+
+out vec3 v_pos;
+out vec3 v_normal;
+out vec3 v_color;
+out vec4 v_light;
+
+void main() {
+    v_pos = a_pos;
+    v_normal = a_normal;
+    v_color = a_color;
+    v_light = u_light_view_proj * vec4(a_pos, 1.0);
+    gl_Position = u_view_proj * vec4(a_pos, 1.0);
+}

@@ -1,0 +1,2 @@
+#version 410 core
+void main() {}
