@@ -1,0 +1,116 @@
+// `msxpbd run`: a headless simulation of a scene, with a human summary on
+// stdout and the machine-readable report of DESIGN.md with --json.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli_args.h"
+#include "app/commands.h"
+#include "app/run_report.h"
+#include "app/scene_driver.h"
+#include "app/solver_flags.h"
+
+namespace app {
+
+namespace {
+const char* kRunUsage =
+    "usage: msxpbd run --scene FILE|builtin:NAME [options]\n"
+    "  --frames N               frames to simulate [1, 1000000] (default 120)\n"
+    "  --activation A|ramp|sensors  constant activation in [0, 1], the built-in\n"
+    "                           activate/relax ramp, or the scene's sensors\n"
+    "                           (default: sensors when the scene has them, else a0)\n"
+    "  --overpressure K         overpressure gain for every muscle [0, 10]\n"
+    "  --animation N            animation index for glTF scenes (default 0)\n"
+    "  --json OUT               write the report as JSON (- for stdout)\n";
+
+ActivationSource parseActivation(const CliArgs& args) {
+    ActivationSource s;
+    auto a = args.get("--activation");
+    if (!a) return s;
+    if (*a == "ramp") {
+        s.kind = ActivationSource::Kind::Ramp;
+        s.value = 1.0f;
+    } else if (*a == "sensors") {
+        s.kind = ActivationSource::Kind::Sensors;
+    } else {
+        s.kind = ActivationSource::Kind::Constant;
+        s.value = float(parseNumber("--activation", *a, 0.0, 1.0));
+    }
+    return s;
+}
+}  // namespace
+
+int runCommand(const Args& raw) {
+    std::vector<std::string> valued = {"--scene", "--frames", "--activation", "--overpressure", "--animation",
+                                       "--json"};
+    for (const auto& f : solverFlagNames()) valued.push_back(f);
+    try {
+        CliArgs args(raw, valued, {"--help", "--quiet"});
+        if (args.flag("--help")) {
+            std::cout << kRunUsage << solverFlagsHelp();
+            return 0;
+        }
+        auto scene = args.get("--scene");
+        if (!scene) throw CliError("--scene is required (a .glb/.gltf file or builtin:t1, builtin:p1, builtin:p2)");
+        const long long frames = args.integer("--frames", 120, 1, 1000000);
+        sim::SolverParams params;
+        applySolverFlags(args, params);
+        ActivationSource activation = parseActivation(args);
+        const auto overpressure = args.get("--overpressure");
+        const float kappa = overpressure ? float(parseNumber("--overpressure", *overpressure, 0.0, 10.0)) : 0.0f;
+
+        SceneDriver driver;
+        driver.setAnimation(int(args.integer("--animation", 0, 0, 1000)));
+        if (auto e = driver.load(*scene); !e.empty()) {
+            std::fprintf(stderr, "msxpbd run: %s\n", e.c_str());
+            return 1;
+        }
+        if (args.has("--animation") && driver.animation() != int(args.integer("--animation", 0, 0, 1000)))
+            throw CliError("--animation: the scene has " + std::to_string(driver.scene().animations.size()) +
+                           " animation(s)");
+        if (auto e = driver.setParams(params); !e.empty()) throw CliError(e);
+        driver.setActivationSource(activation);
+        if (overpressure) driver.setOverpressure(kappa);
+
+        RunRecorder recorder;
+        sim::StepReport failure;
+        for (long long f = 0; f < frames; ++f) {
+            auto t0 = std::chrono::steady_clock::now();
+            sim::StepReport r = driver.step();
+            auto t1 = std::chrono::steady_clock::now();
+            if (!r.ok) {
+                failure = r;
+                break;
+            }
+            recorder.addFrame(std::chrono::duration<double, std::milli>(t1 - t0).count(), driver.sim());
+        }
+        nlohmann::json report = runReport(*scene, driver.sim(), recorder, failure);
+        if (!args.flag("--quiet")) printRunSummary(std::cout, report);
+        if (auto out = args.get("--json")) {
+            if (*out == "-") {
+                std::cout << report.dump(2) << "\n";
+            } else {
+                std::ofstream f(*out);
+                f << report.dump(2) << "\n";
+                if (!f) {
+                    std::fprintf(stderr, "msxpbd run: cannot write %s\n", out->c_str());
+                    return 1;
+                }
+            }
+        }
+        if (!failure.ok) {
+            std::fprintf(stderr, "msxpbd run: %s: %s (frame %lld)\n", scene->c_str(), failure.nan.message().c_str(),
+                         (long long)driver.sim().frame());
+            return 1;
+        }
+        return 0;
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "msxpbd run: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace app

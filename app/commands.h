@@ -1,0 +1,18 @@
+// The subcommands of the msxpbd executable (DESIGN.md "The command line").
+// Each takes the arguments after the subcommand name and returns the exit
+// code: 0 success, 1 bad input or a failed run (message on stderr).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+using Args = std::vector<std::string>;
+
+int runCommand(const Args& args);    // app/cmd_run.cpp
+int benchCommand(const Args& args);  // app/cmd_bench.cpp
+int genCommand(const Args& args);    // app/cmd_gen.cpp
+int viewCommand(const Args& args);   // app/cmd_view.cpp
+
+}  // namespace app

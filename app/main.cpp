@@ -1,0 +1,38 @@
+// msxpbd: real-time muscle simulation with Extended Position Based Dynamics.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "app/commands.h"
+
+namespace {
+const char* kUsage =
+    "usage: msxpbd <command> [options]\n"
+    "commands:\n"
+    "  view   interactive viewer (default scene: the full arm)\n"
+    "  run    headless simulation, prints stats (--json OUT for a report)\n"
+    "  bench  benchmarks: scenes x solvers x threads x iterations\n"
+    "  gen    writes every generated scene to assets/scenes\n"
+    "run `msxpbd <command> --help` for a command's options\n";
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 1 : 0;
+    }
+    std::string cmd = argv[1];
+    app::Args args(argv + 2, argv + argc);
+    try {
+        if (cmd == "run") return app::runCommand(args);
+        if (cmd == "bench") return app::benchCommand(args);
+        if (cmd == "gen") return app::genCommand(args);
+        if (cmd == "view") return app::viewCommand(args);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "msxpbd %s: error: %s\n", cmd.c_str(), e.what());
+        return 1;
+    }
+    std::fprintf(stderr, "msxpbd: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+    return 1;
+}

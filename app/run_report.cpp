@@ -1,0 +1,121 @@
+#include "app/run_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+
+#include <omp.h>
+
+namespace app {
+
+void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
+    frame_ms.push_back(ms);
+    for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
+}
+
+double RunRecorder::percentile(double q) const {
+    if (frame_ms.empty()) return 0.0;
+    std::vector<double> v = frame_ms;
+    std::sort(v.begin(), v.end());
+    double pos = q * double(v.size() - 1);
+    size_t lo = size_t(pos);
+    size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (pos - double(lo));
+}
+
+double RunRecorder::median() const { return percentile(0.5); }
+
+std::string buildType() { return MSXPBD_BUILD_TYPE; }
+
+std::string hex64(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)v);
+    return buf;
+}
+
+nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, const RunRecorder& rec,
+                         const sim::StepReport& failure) {
+    using nlohmann::json;
+    const sim::SolverParams& p = s.params();
+    const sim::World& w = s.world();
+    json j;
+    j["scene"] = scene;
+    j["solver"] = std::string(sim::solverName(p.solver));
+    j["mode"] = std::string(sim::modeName(p.mode));
+    j["fiber_form"] = std::string(sim::fiberFormName(p.fiber_form));
+    j["threads"] = p.threads > 0 ? p.threads : omp_get_num_procs();
+    j["build_type"] = buildType();
+    j["iterations"] = p.iterations;
+    j["substeps"] = p.substeps;
+    j["frames"] = rec.frame_ms.size();
+    j["dt"] = p.frame_dt;
+    j["vertices"] = w.surfaceVertexCount();
+    j["branch_points"] = w.branchPointCount();
+    j["particles"] = w.particles.size();
+    j["muscles"] = w.muscles.size();
+    sim::ConstraintCounts c = s.constraintCounts();
+    j["constraints"] = {{"fiber", c.fiber},     {"structure", c.structure}, {"volume", c.volume},
+                        {"attachment", c.attachment}, {"plane", c.plane}, {"contact", c.contact},
+                        {"sliding", c.sliding}, {"total", c.total()}};
+    j["colors"] = s.colorCount();
+    auto sizes = s.colorSizes();
+    j["color_sizes"] = sizes;
+    if (!sizes.empty()) {
+        j["color_size_max"] = *std::max_element(sizes.begin(), sizes.end());
+        j["color_size_min"] = *std::min_element(sizes.begin(), sizes.end());
+    }
+    j["ms_per_frame"] = {{"median", rec.median()}, {"p95", rec.percentile(0.95)}};
+    const double frames = double(std::max<size_t>(1, rec.frame_ms.size()));
+    json phases = json::object();
+    double project = 0.0;
+    for (int i = 0; i < sim::kPhaseCount; ++i) {
+        auto ph = static_cast<sim::Phase>(i);
+        double ms = rec.phase_ms_sum[size_t(i)] / frames;
+        if (sim::isProjectPhase(ph)) project += ms;
+        phases[std::string(sim::phaseName(ph))] = ms;
+    }
+    phases["project"] = project;
+    j["phases_ms"] = phases;
+    sim::Residuals r = s.residuals();
+    j["final"] = {{"nan", !failure.ok},
+                  {"positions_hash", hex64(s.positionsHash())},
+                  {"max_residual", r.max()},
+                  {"residuals", {{"distance", r.distance}, {"volume_rel", r.volume_rel},
+                                 {"penetration", r.penetration}, {"attachment", r.attachment}}},
+                  {"time", s.time()}};
+    if (!failure.ok) j["final"]["nan_report"] = failure.nan.message();
+    json ms = json::array();
+    for (const auto& m : s.muscleStats())
+        ms.push_back({{"name", m.name}, {"rest_volume", m.rest_volume}, {"volume", m.volume},
+                      {"rest_length", m.rest_length}, {"length", m.length}, {"activation", m.activation}});
+    j["muscle_stats"] = ms;
+    return j;
+}
+
+void printRunSummary(std::ostream& os, const nlohmann::json& j) {
+    os << std::fixed << std::setprecision(3);
+    os << "scene " << j["scene"].get<std::string>() << ": " << j["muscles"] << " muscles, " << j["vertices"]
+       << " vertices + " << j["branch_points"] << " branch points, " << j["constraints"]["total"]
+       << " constraints\n";
+    os << "solver " << j["solver"].get<std::string>() << " (" << j["mode"].get<std::string>() << ", "
+       << j["iterations"] << " iterations x " << j["substeps"] << " substeps), " << j["threads"] << " threads, "
+       << j["build_type"].get<std::string>() << " build\n";
+    os << j["frames"] << " frames: " << j["ms_per_frame"]["median"].get<double>() << " ms/frame median, "
+       << j["ms_per_frame"]["p95"].get<double>() << " p95\n";
+    os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()
+       << " m, hash " << j["final"]["positions_hash"].get<std::string>()
+       << (j["final"]["nan"].get<bool>() ? ", NaN guard fired" : "") << "\n";
+    os << std::setprecision(2);
+    size_t shown = 0;
+    for (const auto& m : j["muscle_stats"]) {
+        if (++shown > 20) {
+            os << "  ... (" << j["muscle_stats"].size() - 20 << " more muscles in --json)\n";
+            break;
+        }
+        double rl = m["rest_length"], l = m["length"], rv = m["rest_volume"], v = m["volume"];
+        os << "  " << m["name"].get<std::string>() << ": length " << 100.0 * (l / rl - 1.0) << "%, volume "
+           << 100.0 * (v / rv - 1.0) << "%, activation " << m["activation"].get<double>() << "\n";
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,21 @@
+// The solver options shared by `run`, `bench` and `view`: --solver, --mode,
+// --fiber, --stiffness FAMILY=K, and one --NAME per entry of
+// sim::numericParams() (--iterations, --substeps, --threads, --dt, ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/cli_args.h"
+#include "sim/params.h"
+
+namespace app {
+
+std::vector<std::string> solverFlagNames();
+// Applies the flags present in `args` to `p`; throws CliError with the valid
+// range or values on bad input.
+void applySolverFlags(const CliArgs& args, sim::SolverParams& p);
+// "--iterations N  constraint iterations per substep [1, 1000]" lines.
+std::string solverFlagsHelp();
+
+}  // namespace app

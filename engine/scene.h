@@ -1,0 +1,92 @@
+// An engine scene: what the solver needs (sim::SceneDesc) plus what the
+// viewer and the time loop need around it: skeleton, animations, sensors and
+// render geometry for non-muscle nodes (bones, plain skinned characters).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "engine/animation.h"
+#include "engine/sensors.h"
+#include "sim/scene_desc.h"
+
+namespace engine {
+
+struct Joint {
+    std::string name;
+    int parent = -1;  // index into Skeleton::joints, −1 for a root
+    glm::vec3 translation{0.0f};
+    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+    glm::vec3 scale{1.0f};
+};
+
+// The node hierarchy that animations drive (every glTF node that is a joint
+// or an ancestor of one, plus the nodes bodies follow). Parents come before
+// children.
+struct Skeleton {
+    std::vector<Joint> joints;
+    int find(const std::string& name) const;
+    // Global transforms for the given local poses (size = joints.size()).
+    void globals(const std::vector<glm::mat4>& locals, std::vector<glm::mat4>& out) const;
+    std::vector<glm::mat4> restLocals() const;
+};
+
+// Non-muscle geometry for the renderer: rigid (follows one joint) or skinned.
+struct RenderMesh {
+    std::string name;
+    std::vector<glm::vec3> positions;  // in the space of `joint` (rigid) or bind space (skinned)
+    std::vector<glm::vec3> normals;
+    std::vector<uint32_t> indices;
+    glm::vec3 color{0.85f, 0.82f, 0.75f};
+    int joint = -1;                        // rigid: follows this joint (−1: static, world space)
+    std::vector<glm::uvec4> skin_joints;   // skinned: joint indices into Skeleton
+    std::vector<glm::vec4> skin_weights;
+    std::vector<glm::mat4> inverse_bind;   // per skin joint slot
+    std::vector<int> skin_joint_map;       // skin slot → Skeleton joint
+    bool skinned() const { return !skin_weights.empty(); }
+};
+
+struct Scene {
+    std::string source;   // file path or "builtin:NAME"
+    sim::SceneDesc desc;  // muscles, bodies, planes for the solver
+    Skeleton skeleton;
+    std::vector<Animation> animations;
+    std::vector<int> body_joint;   // sim body i follows skeleton joint body_joint[i] (−1: fixed)
+    std::vector<glm::mat4> body_offset;  // body i = global(joint) · body_offset[i]
+    std::vector<RenderMesh> meshes;
+    std::vector<MuscleSensors> sensors;  // per muscle (may be empty = no sensors)
+
+    bool hasSensors() const;
+    int findAnimation(const std::string& name) const;  // −1 when absent
+    // t wrapped into [0, duration) for looping playback (t itself when duration is 0).
+    double loopTime(int animation, double t) const;
+    // Local rotation of a joint at time t (rest rotation where no channel drives it).
+    glm::quat jointRotation(int joint, int animation, double t) const;
+    double duration(int animation) const;  // 0 when there is no animation
+    // Local poses of the skeleton at time t (seconds) of an animation (−1: rest pose).
+    std::vector<glm::mat4> localPoses(int animation, double t) const;
+    // Body transforms (one per sim body) at time t.
+    std::vector<glm::mat4> bodyTransforms(int animation, double t) const;
+    // Sensor-driven activation of muscle m at time t (nullopt: no sensors).
+    std::optional<float> sensorActivation(size_t muscle, int animation, double t) const;
+};
+
+// T·R·S as a matrix (glTF node transform).
+glm::mat4 composeTRS(const glm::vec3& t, const glm::quat& r, const glm::vec3& s);
+
+// glTF skinning of a skinned RenderMesh with the skeleton's global transforms:
+// x = Σ_k w_k · global(joint_k) · inverseBind_k · p (the mesh node's own
+// transform is ignored, glTF spec). Rigid meshes: global(joint) · p.
+std::vector<glm::vec3> posedPositions(const RenderMesh& mesh, const std::vector<glm::mat4>& globals);
+
+// "builtin:NAME" or a path to a .glb/.gltf file. Returns an error message
+// naming the file and the problem (empty on success).
+std::string loadScene(const std::string& spec, Scene& out);
+
+}  // namespace engine

@@ -1,0 +1,110 @@
+#include "sim/geometry.h"
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/world.h"
+
+namespace sim {
+
+glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, int& region) {
+    glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+    float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    region = 2;
+    if (d1 <= 0.0f && d2 <= 0.0f) return a;
+    glm::vec3 bp = p - b;
+    float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) return b;
+    float vc = d1 * d4 - d3 * d2;
+    region = 1;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + ab * (d1 / (d1 - d3));
+    glm::vec3 cp = p - c;
+    float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    region = 2;
+    if (d6 >= 0.0f && d5 <= d6) return c;
+    float vb = d5 * d2 - d1 * d6;
+    region = 1;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + ac * (d2 / (d2 - d6));
+    float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    region = 0;
+    float denom = 1.0f / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    ClosestPoint r;
+    glm::vec3 n = glm::cross(b - a, c - a);
+    float nl = glm::length(n);
+    if (!(nl > 0.0f)) return r;
+    n /= nl;
+    int region = 0;
+    r.point = closestPointOnTriangle(p, a, b, c, region);
+    glm::vec3 d = p - r.point;
+    r.distance = glm::length(d);
+    float side = glm::dot(d, n);
+    if (region == 0 || !(r.distance > 1e-9f)) {
+        r.normal = n;
+        r.signed_distance = side;
+    } else {
+        float s = side < 0.0f ? -1.0f : 1.0f;
+        r.normal = s * d / r.distance;
+        r.signed_distance = s * r.distance;
+    }
+    r.valid = true;
+    return r;
+}
+
+ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {
+    ClosestPoint r;
+    glm::vec3 ab = b - a;
+    float len2 = glm::dot(ab, ab);
+    float t = len2 > 0.0f ? glm::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    glm::vec3 axis = a + t * ab;
+    glm::vec3 d = p - axis;
+    float dl = glm::length(d);
+    if (dl > 1e-9f) {
+        r.normal = d / dl;
+    } else {
+        // On the axis: any direction perpendicular to it.
+        glm::vec3 ref = std::abs(ab.x) < 0.9f * std::sqrt(len2) ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+        r.normal = len2 > 0.0f ? glm::normalize(glm::cross(ab, ref)) : glm::vec3(0, 1, 0);
+    }
+    r.point = axis + r.normal * radius;
+    r.signed_distance = dl - radius;
+    r.distance = std::abs(r.signed_distance);
+    r.valid = true;
+    return r;
+}
+
+ClosestPoint closestPointOnTarget(const World& w, const TargetDesc& t, glm::vec3 p, bool rest) {
+    ClosestPoint best;
+    auto consider = [&](const ClosestPoint& c) {
+        if (c.valid && (!best.valid || c.distance < best.distance)) best = c;
+    };
+    if (t.kind == TargetDesc::Kind::Body) {
+        const Body& b = w.bodies[size_t(t.index)];
+        const glm::mat4& T = rest ? b.curr : b.now;
+        auto world = [&](glm::vec3 v) { return glm::vec3(T * glm::vec4(v, 1.0f)); };
+        if (b.triangles.empty()) {
+            if (b.capsule_radius > 0.0f)
+                consider(closestOnCapsule(p, world(b.capsule_a), world(b.capsule_b), b.capsule_radius));
+        } else {
+            for (const auto& tri : b.triangles)
+                consider(closestOnTriangle(p, world(b.vertices[tri.x]), world(b.vertices[tri.y]),
+                                           world(b.vertices[tri.z])));
+        }
+    } else {
+        const Muscle& m = w.muscles[size_t(t.index)];
+        const auto& X = rest ? w.particles.rest : w.particles.p;
+        for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
+            const auto& tri = w.triangles[k];
+            consider(closestOnTriangle(p, X[tri.x], X[tri.y], X[tri.z]));
+        }
+    }
+    return best;
+}
+
+}  // namespace sim

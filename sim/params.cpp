@@ -1,0 +1,140 @@
+#include "sim/params.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace sim {
+
+namespace {
+constexpr std::array<std::string_view, kFamilyCount> kFamilyNames = {
+    "fiber", "structure", "volume", "contact", "sliding", "plane"};
+constexpr std::array<std::string_view, 4> kSolverNames = {"sst", "jacobi", "coloring", "hybrid"};
+constexpr std::array<std::string_view, 2> kModeNames = {"xpbd", "pbd"};
+constexpr std::array<std::string_view, 2> kFiberFormNames = {"paper", "projected"};
+
+template <typename E, size_t N>
+std::optional<E> parseName(const std::array<std::string_view, N>& names, std::string_view s) {
+    for (size_t i = 0; i < N; ++i)
+        if (names[i] == s) return static_cast<E>(i);
+    return std::nullopt;
+}
+}  // namespace
+
+std::string_view familyName(Family f) { return kFamilyNames[static_cast<int>(f)]; }
+std::optional<Family> parseFamily(std::string_view s) { return parseName<Family>(kFamilyNames, s); }
+std::string_view solverName(SolverKind s) { return kSolverNames[static_cast<int>(s)]; }
+std::optional<SolverKind> parseSolver(std::string_view s) { return parseName<SolverKind>(kSolverNames, s); }
+std::string_view modeName(ConstraintMode m) { return kModeNames[static_cast<int>(m)]; }
+std::optional<ConstraintMode> parseMode(std::string_view s) { return parseName<ConstraintMode>(kModeNames, s); }
+std::string_view fiberFormName(FiberForm f) { return kFiberFormNames[static_cast<int>(f)]; }
+std::optional<FiberForm> parseFiberForm(std::string_view s) {
+    return parseName<FiberForm>(kFiberFormNames, s);
+}
+
+FamilyStiffness FamilyStiffness::unset() {
+    FamilyStiffness s;
+    s.k.fill(-1.0f);
+    return s;
+}
+
+FamilyStiffness FamilyStiffness::xpbdDefaults() {
+    // Our choice, tuned on the built-in scenes: surface and internal fibres
+    // stiff enough that a resting muscle keeps its shape under gravity at 10
+    // iterations, volume nearly incompressible, contacts and planes hard,
+    // sliding connections soft so layers can slide.
+    FamilyStiffness s;
+    s[Family::Fiber] = 2.0e4f;
+    s[Family::Structure] = 2.0e4f;
+    s[Family::Volume] = 1.0e7f;
+    s[Family::Contact] = kInfiniteStiffness;
+    s[Family::Sliding] = 50.0f;
+    s[Family::Plane] = kInfiniteStiffness;
+    return s;
+}
+
+FamilyStiffness FamilyStiffness::pbdDefaults() {
+    FamilyStiffness s;
+    s[Family::Fiber] = 1.0f;
+    s[Family::Structure] = 1.0f;
+    s[Family::Volume] = 1.0f;
+    s[Family::Contact] = 1.0f;
+    s[Family::Sliding] = 0.1f;
+    s[Family::Plane] = 1.0f;
+    return s;
+}
+
+const std::array<NumericParam, 11>& numericParams() {
+    static const std::array<NumericParam, 11> table = {{
+        {"iterations", "solver", "constraint iterations per substep", 1, 1000, true,
+         [](const SolverParams& p) { return double(p.iterations); },
+         [](SolverParams& p, double v) { p.iterations = int(v); }},
+        {"substeps", "solver", "substeps per animation frame", 1, 100, true,
+         [](const SolverParams& p) { return double(p.substeps); },
+         [](SolverParams& p, double v) { p.substeps = int(v); }},
+        {"threads", "solver", "worker threads (0 = all cores)", 0, 256, true,
+         [](const SolverParams& p) { return double(p.threads); },
+         [](SolverParams& p, double v) { p.threads = int(v); }},
+        {"dt", "time", "animation frame length in seconds", 1e-5, 1e6, false,
+         [](const SolverParams& p) { return double(p.frame_dt); },
+         [](SolverParams& p, double v) { p.frame_dt = float(v); }},
+        {"damping", "material", "velocity damping (1/s)", 0, 1000, false,
+         [](const SolverParams& p) { return double(p.damping); },
+         [](SolverParams& p, double v) { p.damping = float(v); }},
+        {"gravity", "material", "gravity along +Y (m/s^2; -9.81 is Earth)", -1e30, 1e30, false,
+         [](const SolverParams& p) { return double(p.gravity.y); },
+         [](SolverParams& p, double v) { p.gravity = glm::vec3(0.0f, float(v), 0.0f); }},
+        {"omega", "solver", "Jacobi over-relaxation", 1, 2, false,
+         [](const SolverParams& p) { return double(p.omega); },
+         [](SolverParams& p, double v) { p.omega = float(v); }},
+        {"activation-tau", "activation", "activation filter time constant (s)", 0, 1, false,
+         [](const SolverParams& p) { return double(p.activation_tau); },
+         [](SolverParams& p, double v) { p.activation_tau = float(v); }},
+        {"contact-radius", "contacts", "contact offset r (m)", 0, 0.05, false,
+         [](const SolverParams& p) { return double(p.contact_radius); },
+         [](SolverParams& p, double v) { p.contact_radius = float(v); }},
+        {"hybrid-groups", "solver", "hybrid: colour groups k (k-1 colours + Jacobi overflow)", 2, 256,
+         true, [](const SolverParams& p) { return double(p.hybrid_groups); },
+         [](SolverParams& p, double v) { p.hybrid_groups = int(v); }},
+        {"serial-threshold", "solver", "colours smaller than this run serially", 0, 1000000, true,
+         [](const SolverParams& p) { return double(p.serial_color_threshold); },
+         [](SolverParams& p, double v) { p.serial_color_threshold = int(v); }},
+    }};
+    return table;
+}
+
+const NumericParam* findNumericParam(std::string_view name) {
+    for (const auto& p : numericParams())
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+std::string validateStiffness(ConstraintMode mode, Family f, float k) {
+    std::ostringstream os;
+    if (std::isnan(k)) {
+        os << "stiffness " << familyName(f) << " is not a number";
+    } else if (mode == ConstraintMode::Xpbd && !(k > 0.0f)) {
+        os << "stiffness " << familyName(f) << "=" << k << " out of range: xpbd needs k in (0, inf]";
+    } else if (mode == ConstraintMode::Pbd && !(k >= 0.0f && k <= 1.0f)) {
+        os << "stiffness " << familyName(f) << "=" << k << " out of range: pbd needs k in [0, 1]";
+    }
+    return os.str();
+}
+
+std::string validate(const SolverParams& p) {
+    for (const auto& np : numericParams()) {
+        double v = np.get(p);
+        if (!(v >= np.min && v <= np.max)) {
+            std::ostringstream os;
+            os << np.name << "=" << v << " out of range [" << np.min << ", " << np.max << "]";
+            return os.str();
+        }
+    }
+    for (int i = 0; i < kFamilyCount; ++i) {
+        auto f = static_cast<Family>(i);
+        if (auto e = validateStiffness(ConstraintMode::Xpbd, f, p.xpbd_stiffness[f]); !e.empty()) return e;
+        if (auto e = validateStiffness(ConstraintMode::Pbd, f, p.pbd_stiffness[f]); !e.empty()) return e;
+    }
+    return {};
+}
+
+}  // namespace sim

@@ -1,0 +1,92 @@
+// Solver parameters, declared once with their ranges so that the command line,
+// presets and the UI all validate (and describe) them the same way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <glm/vec3.hpp>
+
+namespace sim {
+
+// Constraint families with a user-facing stiffness (attachments are always hard).
+enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Count };
+constexpr int kFamilyCount = static_cast<int>(Family::Count);
+std::string_view familyName(Family f);
+std::optional<Family> parseFamily(std::string_view name);
+
+constexpr float kInfiniteStiffness = std::numeric_limits<float>::infinity();
+
+// One stiffness per family. XPBD: k in N/m-like units, α = 1/k, k = ∞ is hard.
+// PBD: k ∈ [0, 1] (fraction of the correction per solve, Müller 2007).
+struct FamilyStiffness {
+    std::array<float, kFamilyCount> k{};
+    float& operator[](Family f) { return k[static_cast<int>(f)]; }
+    float operator[](Family f) const { return k[static_cast<int>(f)]; }
+    static FamilyStiffness unset();        // every entry negative: "use the default"
+    static FamilyStiffness xpbdDefaults();
+    static FamilyStiffness pbdDefaults();
+};
+
+enum class SolverKind : uint8_t { Sst, Jacobi, Coloring, Hybrid };
+enum class ConstraintMode : uint8_t { Xpbd, Pbd };
+enum class FiberForm : uint8_t { Paper, Projected };
+
+std::string_view solverName(SolverKind s);
+std::optional<SolverKind> parseSolver(std::string_view name);
+std::string_view modeName(ConstraintMode m);
+std::optional<ConstraintMode> parseMode(std::string_view name);
+std::string_view fiberFormName(FiberForm f);
+std::optional<FiberForm> parseFiberForm(std::string_view name);
+
+struct SolverParams {
+    SolverKind solver = SolverKind::Sst;
+    ConstraintMode mode = ConstraintMode::Xpbd;
+    FiberForm fiber_form = FiberForm::Projected;
+    int iterations = 10;
+    int substeps = 1;
+    int threads = 0;  // 0 = all cores
+    float frame_dt = 1.0f / 30.0f;
+    float damping = 1.0f;          // 1/s, velocity damping
+    glm::vec3 gravity{0.0f, -9.81f, 0.0f};
+    float omega = 1.5f;            // Jacobi over-relaxation ∈ [1, 2]
+    float activation_tau = 0.03f;  // s, first-order activation filter
+    float contact_radius = 0.002f; // m, r in C = (p − q)·n − r ≥ 0
+    int hybrid_groups = 8;         // k colour groups in the hybrid solver
+    int serial_color_threshold = 64;  // colours smaller than this run serially
+    FamilyStiffness xpbd_stiffness = FamilyStiffness::xpbdDefaults();
+    FamilyStiffness pbd_stiffness = FamilyStiffness::pbdDefaults();
+
+    const FamilyStiffness& stiffness() const {
+        return mode == ConstraintMode::Xpbd ? xpbd_stiffness : pbd_stiffness;
+    }
+    FamilyStiffness& stiffness() {
+        return mode == ConstraintMode::Xpbd ? xpbd_stiffness : pbd_stiffness;
+    }
+};
+
+// Numeric parameter table: name, range, group and description, used by the
+// command line, presets and the UI. Access goes through a member pointer so
+// there is a single source of truth for each value.
+struct NumericParam {
+    const char* name;
+    const char* group;
+    const char* description;
+    double min, max;
+    bool integer;
+    double (*get)(const SolverParams&);
+    void (*set)(SolverParams&, double);
+};
+const std::array<NumericParam, 11>& numericParams();
+const NumericParam* findNumericParam(std::string_view name);
+
+// Validates a whole parameter set; returns an error message or empty.
+std::string validate(const SolverParams& p);
+// Range check for a stiffness value in a mode; returns an error message or empty.
+std::string validateStiffness(ConstraintMode mode, Family f, float k);
+
+}  // namespace sim

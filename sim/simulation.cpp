@@ -1,0 +1,444 @@
+#include "sim/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include <omp.h>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/matrix.hpp>
+
+#include "sim/fiber_rest_length.h"
+
+namespace sim {
+
+namespace {
+inline bool finite3(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+// Positions beyond this (m) are treated as a blow-up even while finite.
+constexpr float kBlowUpDistance = 1.0e5f;
+inline int fi(Family f) { return static_cast<int>(f); }
+
+// Interpolates a rigid (optionally scaled) transform: translation and scale
+// linearly, rotation by short-path slerp.
+glm::mat4 interpolateTransform(const glm::mat4& a, const glm::mat4& b, float t) {
+    if (t >= 1.0f) return b;
+    if (t <= 0.0f) return a;
+    auto split = [](const glm::mat4& m, glm::vec3& s, glm::quat& q) {
+        glm::mat3 r(m);
+        s = glm::vec3(glm::length(r[0]), glm::length(r[1]), glm::length(r[2]));
+        for (int i = 0; i < 3; ++i) r[i] /= (s[i] > 0.0f ? s[i] : 1.0f);
+        q = glm::quat_cast(r);
+    };
+    glm::vec3 sa, sb;
+    glm::quat qa, qb;
+    split(a, sa, qa);
+    split(b, sb, qb);
+    if (glm::dot(qa, qb) < 0.0f) qb = -qb;
+    glm::mat3 r = glm::mat3_cast(glm::slerp(qa, qb, t));
+    glm::vec3 s = glm::mix(sa, sb, t);
+    glm::mat4 out(1.0f);
+    for (int i = 0; i < 3; ++i) out[i] = glm::vec4(r[i] * s[i], 0.0f);
+    out[3] = glm::mix(a[3], b[3], t);
+    return out;
+}
+
+glm::vec3 setCentroid(const std::vector<glm::vec3>& X, const std::vector<std::vector<uint32_t>>& sets) {
+    glm::dvec3 s(0.0);
+    size_t n = 0;
+    for (const auto& set : sets)
+        for (uint32_t i : set) {
+            s += glm::dvec3(X[i]);
+            ++n;
+        }
+    return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
+}
+}  // namespace
+
+std::string NanReport::message() const {
+    if (!fired) return {};
+    std::ostringstream os;
+    os << "NaN guard: the simulation produced a non-finite or exploding position";
+    if (!muscle.empty()) os << " in muscle '" << muscle << "'";
+    if (!family.empty()) {
+        os << " (" << family;
+        if (constraint >= 0) os << " constraint " << constraint;
+        os << ")";
+    }
+    os << "; the step was undone and the last good state restored";
+    return os.str();
+}
+
+float Residuals::max() const { return std::max({distance, penetration, attachment}); }
+
+Simulation::Simulation() : solver_(makeSolver(SolverKind::Sst)) {}
+Simulation::~Simulation() = default;
+
+std::string Simulation::load(const SceneDesc& scene) {
+    World w;
+    if (auto e = buildWorld(scene, w); !e.empty()) return e;
+    world_ = std::move(w);
+    const size_t n = world_.particles.size();
+    volume_grad_.assign(n, glm::vec3(0.0f));
+    saved_x_.resize(n);
+    saved_v_.resize(n);
+    world_.contacts.reserve(n * 2);
+    world_.contact_lambda.reserve(n * 2);
+    contact_search_.prepare(world_);
+    solver_->rebuild(world_, params_);
+    time_ = 0.0;
+    frame_ = 0;
+    timers_ = PhaseTimers{};
+    return {};
+}
+
+std::string Simulation::setParams(const SolverParams& p) {
+    if (auto e = validate(p); !e.empty()) return e;
+    if (!solver_ || p.solver != solver_->kind()) {
+        auto s = makeSolver(p.solver);
+        if (!s)
+            return "solver '" + std::string(solverName(p.solver)) +
+                   "' is not available yet (available: sst)";
+        solver_ = std::move(s);
+        params_ = p;
+        solver_->rebuild(world_, params_);
+    } else {
+        bool rebuild = p.hybrid_groups != params_.hybrid_groups ||
+                       p.serial_color_threshold != params_.serial_color_threshold;
+        params_ = p;
+        if (rebuild) solver_->rebuild(world_, params_);
+    }
+    return {};
+}
+
+void Simulation::setBodyTransforms(const std::vector<glm::mat4>& frame_end) {
+    for (size_t i = 0; i < world_.bodies.size() && i < frame_end.size(); ++i) world_.bodies[i].curr = frame_end[i];
+}
+
+void Simulation::setActivation(size_t m, float a) {
+    if (m >= world_.muscles.size()) return;
+    world_.muscles[m].target_activation = std::isfinite(a) ? std::clamp(a, 0.0f, 1.0f) : 0.0f;
+}
+
+void Simulation::setAllActivations(float a) {
+    for (size_t m = 0; m < world_.muscles.size(); ++m) setActivation(m, a);
+}
+
+void Simulation::setOverpressure(size_t m, float kappa) {
+    if (m >= world_.muscles.size()) return;
+    world_.muscles[m].overpressure = std::isfinite(kappa) ? std::clamp(kappa, 0.0f, 10.0f) : 0.0f;
+}
+
+void Simulation::reset() {
+    auto& P = world_.particles;
+    P.x = P.rest;
+    P.p = P.rest;
+    std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
+    for (auto& m : world_.muscles) m.activation = m.target_activation = m.a0;
+    for (auto& b : world_.bodies) b.prev = b.now = b.curr;
+    world_.contacts.clear();
+    world_.contact_lambda.clear();
+    time_ = 0.0;
+    frame_ = 0;
+}
+
+// Per frame: filtered activation (SPEC §6), σ̂ of every fibre constraint
+// (§4.1), volume targets (§4.2) and compliances for the substep length.
+void Simulation::prepareFrame(float dt) {
+    World& W = world_;
+    const float blend = params_.activation_tau > 0.0f ? 1.0f - std::exp(-params_.frame_dt / params_.activation_tau) : 1.0f;
+    for (auto& m : W.muscles) m.activation += (m.target_activation - m.activation) * blend;
+
+    const bool xpbd = params_.mode == ConstraintMode::Xpbd;
+    const float inv_dt2 = 1.0f / (dt * dt);
+    const float inv_iter = 1.0f / float(params_.iterations);
+    auto coefficients = [&](float k, float& alpha_tilde, float& scale) {
+        if (xpbd) {
+            alpha_tilde = std::isinf(k) ? 0.0f : inv_dt2 / k;
+            scale = 1.0f;
+        } else {
+            alpha_tilde = 0.0f;
+            scale = k >= 1.0f ? 1.0f : 1.0f - std::pow(1.0f - k, inv_iter);
+        }
+    };
+    const FamilyStiffness& k = params_.stiffness();
+    for (int f = 0; f < kFamilyCount; ++f) coefficients(k.k[f], coef_.alpha_tilde[f], coef_.scale[f]);
+    // Per-muscle overrides (XPBD units) for the muscle-owned families.
+    const size_t nm = W.muscles.size();
+    std::vector<float>& mat = volume_scratch_;
+    mat.resize(nm * 6);
+    for (size_t m = 0; m < nm; ++m) {
+        auto stiff = [&](Family f) {
+            float o = W.muscles[m].stiffness[f];
+            return xpbd && o > 0.0f ? o : k[f];
+        };
+        coefficients(stiff(Family::Fiber), mat[m * 6 + 0], mat[m * 6 + 1]);
+        coefficients(stiff(Family::Structure), mat[m * 6 + 2], mat[m * 6 + 3]);
+        coefficients(stiff(Family::Volume), mat[m * 6 + 4], mat[m * 6 + 5]);
+    }
+
+    DistanceSet& D = W.distances;
+    const FiberForm form = params_.fiber_form;
+    const int64_t nd = int64_t(D.size());
+    const int64_t sb = int64_t(D.structure_begin);
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < nd; ++c) {
+        const Muscle& m = W.muscles[D.muscle[size_t(c)]];
+        DistanceConstraint& dc = D.c[size_t(c)];
+        dc.rest = fiberRestLength(form, D.rest_edge[size_t(c)], D.phi[size_t(c)], D.fiber[size_t(c)], m.a0, m.activation);
+        const float* mc = &mat[D.muscle[size_t(c)] * 6 + (c < sb ? 0 : 2)];
+        dc.alpha_tilde = mc[0];
+        dc.scale = mc[1];
+    }
+    for (auto& v : W.volumes) {
+        const Muscle& m = W.muscles[v.muscle];
+        v.target = 6.0f * m.rest_volume * (1.0f + m.overpressure * m.activation);
+        v.alpha_tilde = mat[v.muscle * 6 + 4];
+        v.scale = mat[v.muscle * 6 + 5];
+    }
+}
+
+void Simulation::predict(float dt) {
+    ScopedPhase timer(timers_, Phase::Predict);
+    auto& P = world_.particles;
+    const glm::vec3 g = params_.gravity * dt;
+    const float damp = std::max(0.0f, 1.0f - params_.damping * dt);
+    const int64_t n = int64_t(P.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        glm::vec3 v = P.v[size_t(i)];
+        if (P.w[size_t(i)] > 0.0f) v += g;
+        v *= damp;
+        P.v[size_t(i)] = v;
+        P.p[size_t(i)] = P.x[size_t(i)] + dt * v;
+    }
+}
+
+void Simulation::updateTargets(float frame_fraction) {
+    ScopedPhase timer(timers_, Phase::Targets);
+    for (auto& b : world_.bodies) b.now = interpolateTransform(b.prev, b.curr, frame_fraction);
+    auto& p = world_.particles.p;
+    for (const auto& a : world_.attachments)
+        p[a.particle] = glm::vec3(world_.bodies[a.body].now * glm::vec4(a.local, 1.0f));
+}
+
+void Simulation::updateVelocities(float dt) {
+    ScopedPhase timer(timers_, Phase::Update);
+    auto& P = world_.particles;
+    const float inv_dt = 1.0f / dt;
+    const int64_t n = int64_t(P.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        P.v[size_t(i)] = (P.p[size_t(i)] - P.x[size_t(i)]) * inv_dt;
+        P.x[size_t(i)] = P.p[size_t(i)];
+    }
+}
+
+void Simulation::resetLambdas() {
+    World& W = world_;
+    std::fill(W.distances.lambda.begin(), W.distances.lambda.end(), 0.0f);
+    std::fill(W.volume_lambda.begin(), W.volume_lambda.end(), 0.0f);
+    std::fill(W.plane_lambda.begin(), W.plane_lambda.end(), 0.0f);
+    std::fill(W.sliding_lambda.begin(), W.sliding_lambda.end(), 0.0f);
+    std::fill(W.contact_lambda.begin(), W.contact_lambda.end(), 0.0f);
+}
+
+// One animation frame (SPEC §2). With `check`, the sequential solver is used
+// and the first constraint producing a non-finite value is recorded.
+void Simulation::runFrame(FailureSite* check) {
+    const int substeps = params_.substeps;
+    const float dt = params_.frame_dt / float(substeps);
+    prepareFrame(dt);
+    std::unique_ptr<Solver> checker;
+    Solver* solver = solver_.get();
+    if (check) {
+        checker = makeSolver(SolverKind::Sst);
+        solver = checker.get();
+    }
+    // Contacts are searched within a band around each target.
+    const float search = std::max(4.0f * params_.contact_radius, 0.01f);
+    if (record_convergence_) convergence_.clear();
+    for (int s = 0; s < substeps; ++s) {
+        predict(dt);
+        if (check && !finiteState()) {
+            for (size_t i = 0; i < world_.particles.size(); ++i)
+                if (!finite3(world_.particles.p[i])) {
+                    *check = {Family::Count, false, 0, uint32_t(i)};
+                    return;
+                }
+        }
+        updateTargets(float(s + 1) / float(substeps));
+        {
+            ScopedPhase timer(timers_, Phase::Contacts);
+            contact_search_.findContacts(world_, search);
+            contact_search_.updateSliding(world_);
+        }
+        resetLambdas();
+        IterationContext ctx{world_, params_, coef_, timers_, volume_grad_, check};
+        for (int it = 0; it < params_.iterations; ++it) {
+            solver->iterate(ctx);
+            if (check && check->found()) return;
+            if (record_convergence_ && s == substeps - 1) convergence_.push_back(residualsOf(world_.particles.p).max());
+        }
+        updateVelocities(dt);
+    }
+}
+
+bool Simulation::finiteState() const {
+    for (const auto& x : world_.particles.p)
+        if (!finite3(x) || std::abs(x.x) > kBlowUpDistance || std::abs(x.y) > kBlowUpDistance ||
+            std::abs(x.z) > kBlowUpDistance)
+            return false;
+    return true;
+}
+
+NanReport Simulation::describe(const FailureSite& site) const {
+    NanReport r;
+    r.fired = true;
+    if (site.particle < world_.particles.size() && !world_.muscles.empty())
+        r.muscle = world_.muscles[world_.particles.muscle[site.particle]].name;
+    if (site.family == Family::Count) {
+        r.family = site.found() ? "predict" : "";
+    } else {
+        r.family = std::string(familyName(site.family));
+        r.constraint = site.index;
+    }
+    return r;
+}
+
+StepReport Simulation::stepFrame() {
+    StepReport report;
+    if (world_.particles.size() == 0) {
+        time_ += params_.frame_dt;
+        ++frame_;
+        return report;
+    }
+    omp_set_num_threads(params_.threads > 0 ? params_.threads : omp_get_num_procs());
+    auto& P = world_.particles;
+    std::copy(P.x.begin(), P.x.end(), saved_x_.begin());
+    std::copy(P.v.begin(), P.v.end(), saved_v_.begin());
+    saved_activation_.resize(world_.muscles.size());
+    for (size_t m = 0; m < world_.muscles.size(); ++m) saved_activation_[m] = world_.muscles[m].activation;
+
+    timers_.beginFrame();
+    runFrame(nullptr);
+    timers_.endFrame();
+
+    std::copy(P.x.begin(), P.x.end(), P.p.begin());
+    if (!finiteState()) {
+        // Undo, replay with checks to find the first failing constraint, undo again.
+        auto restore = [&] {
+            std::copy(saved_x_.begin(), saved_x_.end(), P.x.begin());
+            std::copy(saved_v_.begin(), saved_v_.end(), P.v.begin());
+            std::copy(saved_x_.begin(), saved_x_.end(), P.p.begin());
+            for (size_t m = 0; m < world_.muscles.size(); ++m) world_.muscles[m].activation = saved_activation_[m];
+        };
+        restore();
+        FailureSite site;
+        PhaseTimers scratch = timers_;
+        runFrame(&site);
+        timers_ = scratch;
+        restore();
+        report.ok = false;
+        report.nan = describe(site);
+        return report;
+    }
+    for (auto& b : world_.bodies) b.prev = b.curr;
+    time_ += params_.frame_dt;
+    ++frame_;
+    return report;
+}
+
+ConstraintCounts Simulation::constraintCounts() const {
+    ConstraintCounts c;
+    c.fiber = world_.distances.structure_begin;
+    c.structure = world_.distances.size() - world_.distances.structure_begin;
+    c.volume = world_.volumes.size();
+    c.attachment = world_.attachments.size();
+    size_t free_particles = 0;
+    for (float w : world_.particles.w) free_particles += w > 0.0f;
+    c.plane = world_.planes.size() * free_particles;
+    c.contact = world_.contacts.size();
+    c.sliding = world_.sliding.size();
+    return c;
+}
+
+std::vector<MuscleStats> Simulation::muscleStats() const {
+    std::vector<MuscleStats> out;
+    const auto& X = world_.particles.x;
+    for (const auto& m : world_.muscles) {
+        MuscleStats s;
+        s.name = m.name;
+        s.rest_volume = m.rest_volume;
+        double v6 = 0.0;
+        const glm::vec3 o = X[m.first];
+        for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
+            const auto& t = world_.triangles[k];
+            v6 += double(glm::dot(glm::cross(X[t.x] - o, X[t.y] - o), X[t.z] - o));
+        }
+        s.volume = float(v6 / 6.0);
+        s.rest_length = m.rest_length;
+        s.length = glm::length(setCentroid(X, m.insertion_sets) - setCentroid(X, m.origin_sets));
+        s.activation = m.activation;
+        out.push_back(s);
+    }
+    return out;
+}
+
+Residuals Simulation::residuals() const { return residualsOf(world_.particles.x); }
+
+Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
+    Residuals r;
+    const World& W = world_;
+    const DistanceSet& D = W.distances;
+    for (size_t k = 0; k < D.size(); ++k) {
+        const auto& c = D.c[k];
+        if (W.particles.w[c.i] + W.particles.w[c.j] == 0.0f) continue;
+        r.distance = std::max(r.distance, std::abs(glm::length(X[c.i] - X[c.j]) - c.rest));
+    }
+    for (const auto& v : W.volumes) {
+        const Muscle& m = W.muscles[v.muscle];
+        double v6 = 0.0;
+        const glm::vec3 o = X[m.first];
+        for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
+            const auto& t = W.triangles[k];
+            v6 += double(glm::dot(glm::cross(X[t.x] - o, X[t.y] - o), X[t.z] - o));
+        }
+        if (v.target > 0.0f) r.volume_rel = std::max(r.volume_rel, float(std::abs(v6 - v.target) / v.target));
+    }
+    const float rad = params_.contact_radius;
+    for (const auto& pl : W.planes)
+        for (size_t i = 0; i < X.size(); ++i)
+            if (W.particles.w[i] > 0.0f)
+                r.penetration = std::max(r.penetration, -(glm::dot(X[i] - pl.origin, pl.normal) - rad));
+    for (const auto& c : W.contacts)
+        r.penetration = std::max(r.penetration, -(glm::dot(X[c.particle] - c.q, c.n) - rad));
+    for (const auto& a : W.attachments) {
+        glm::vec3 y = glm::vec3(W.bodies[a.body].now * glm::vec4(a.local, 1.0f));
+        r.attachment = std::max(r.attachment, glm::length(X[a.particle] - y));
+    }
+    return r;
+}
+
+uint64_t Simulation::positionsHash() const {
+    uint64_t h = 1469598103934665603ull;
+    for (const auto& x : world_.particles.x) {
+        unsigned char bytes[sizeof(float) * 3];
+        std::memcpy(bytes, &x, sizeof bytes);
+        for (unsigned char b : bytes) {
+            h ^= b;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+int Simulation::colorCount() const { return solver_ ? solver_->colorCount() : 0; }
+std::vector<uint32_t> Simulation::colorSizes() const { return solver_ ? solver_->colorSizes() : std::vector<uint32_t>{}; }
+std::vector<int> Simulation::distanceColors() const {
+    return solver_ ? solver_->distanceColors() : std::vector<int>{};
+}
+
+}  // namespace sim

@@ -1,0 +1,138 @@
+// Steps a World with a solver mode (SPEC §2). Owns the world, the parameters,
+// the solver strategy, per-phase timers and diagnostics (residuals, NaN guard).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "sim/contact_search.h"
+#include "sim/params.h"
+#include "sim/scene_desc.h"
+#include "sim/solver.h"
+#include "sim/timers.h"
+#include "sim/world.h"
+
+namespace sim {
+
+// What went wrong when the NaN/Inf guard fired.
+struct NanReport {
+    bool fired = false;
+    std::string muscle;        // muscle whose particle went non-finite first
+    std::string family;        // constraint family ("fiber", "volume", ... or "predict")
+    int64_t constraint = -1;   // index within the family
+    std::string message() const;
+};
+
+struct StepReport {
+    bool ok = true;          // false when the NaN guard fired (state restored)
+    NanReport nan;
+};
+
+struct MuscleStats {
+    std::string name;
+    float rest_volume, volume;   // m³
+    float rest_length, length;   // origin-centroid ↔ insertion-centroid, m
+    float activation;
+};
+
+struct ConstraintCounts {
+    size_t fiber = 0, structure = 0, volume = 0, attachment = 0, plane = 0, contact = 0, sliding = 0;
+    size_t total() const { return fiber + structure + volume + attachment + plane + contact + sliding; }
+};
+
+struct Residuals {
+    float distance = 0.0f;       // max |C| over fibre + structure constraints, m
+    float volume_rel = 0.0f;     // max |V − V_target| / V_target over muscles
+    float penetration = 0.0f;    // max plane / contact violation, m
+    float attachment = 0.0f;     // max |p − y| over attachments, m
+    float max() const;           // the largest length-like residual (m)
+};
+
+class Simulation {
+public:
+    Simulation();
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    // Builds the world from a scene (rebuilds all derived data).
+    std::string load(const SceneDesc& scene);
+
+    // Parameters: validated; returns an error message and keeps the old
+    // parameters when invalid. Solver kind or topology-relevant changes
+    // rebuild the solver's derived data.
+    std::string setParams(const SolverParams& params);
+    const SolverParams& params() const { return params_; }
+
+    // Bone transforms at the end of the next frame (one per body, in
+    // SceneDesc::bodies order). Attachment targets are interpolated between the
+    // previous and these transforms across substeps.
+    void setBodyTransforms(const std::vector<glm::mat4>& frame_end);
+    // Target activation per muscle (filtered, SPEC §6); clamped to [0, 1].
+    void setActivation(size_t muscle, float a);
+    void setAllActivations(float a);
+    void setOverpressure(size_t muscle, float kappa);
+
+    // Advances one animation frame (params().frame_dt) in params().substeps.
+    StepReport stepFrame();
+
+    // Restores the bind pose (positions, velocities, λ, activations).
+    void reset();
+
+    const World& world() const { return world_; }
+    World& mutableWorld() { return world_; }
+    double time() const { return time_; }
+    int64_t frame() const { return frame_; }
+
+    ConstraintCounts constraintCounts() const;
+    std::vector<MuscleStats> muscleStats() const;
+    Residuals residuals() const;              // evaluated on the current positions
+    uint64_t positionsHash() const;           // FNV-1a over the bits of x
+    const PhaseTimers& timers() const { return timers_; }
+    PhaseTimers& timers() { return timers_; }
+
+    // Solver-specific derived data for display and reports.
+    int colorCount() const;
+    std::vector<uint32_t> colorSizes() const;
+    // Colour of each distance constraint (−1 when the solver does not colour).
+    std::vector<int> distanceColors() const;
+
+    // Convergence: when enabled, the residual after each iteration of the last
+    // substep is recorded.
+    void setRecordConvergence(bool on) { record_convergence_ = on; }
+    const std::vector<float>& convergence() const { return convergence_; }
+
+private:
+    void prepareFrame(float dt);
+    void predict(float dt);
+    void updateTargets(float frame_fraction);
+    void updateVelocities(float dt);
+    void resetLambdas();
+    void runFrame(FailureSite* check);
+    bool finiteState() const;
+    NanReport describe(const FailureSite& site) const;
+    Residuals residualsOf(const std::vector<glm::vec3>& positions) const;
+
+    World world_;
+    SolverParams params_;
+    std::unique_ptr<Solver> solver_;
+    ContactSearch contact_search_;
+    FamilyCoefficients coef_{};
+    PhaseTimers timers_;
+    double time_ = 0.0;
+    int64_t frame_ = 0;
+    bool record_convergence_ = false;
+    std::vector<float> convergence_;
+    std::vector<glm::vec3> volume_grad_;  // scratch for the volume constraint
+    std::vector<float> volume_scratch_;   // per-muscle compliance table (prepareFrame)
+    // Last good state, restored by the NaN guard.
+    std::vector<glm::vec3> saved_x_, saved_v_;
+    std::vector<float> saved_activation_;
+};
+
+}  // namespace sim

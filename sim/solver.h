@@ -1,0 +1,67 @@
+// Solver modes (SPEC §5) as strategies over the same World data. One virtual
+// call per iteration, never per constraint.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/timers.h"
+#include "sim/world.h"
+
+namespace sim {
+
+// Where a non-finite value first appeared (used by the NaN guard's replay).
+struct FailureSite {
+    Family family = Family::Count;  // Count: none / prediction
+    bool attachment = false;
+    int64_t index = -1;
+    uint32_t particle = 0;
+    bool found() const { return index >= 0; }
+};
+
+// Per-family compliance for this substep, from the parameters.
+struct FamilyCoefficients {
+    float alpha_tilde[kFamilyCount];
+    float scale[kFamilyCount];
+};
+
+struct IterationContext {
+    World& world;
+    const SolverParams& params;
+    const FamilyCoefficients& coef;
+    PhaseTimers& timers;
+    std::vector<glm::vec3>& volume_grad;  // scratch: one gradient per particle
+    FailureSite* check = nullptr;         // non-null: stop at the first non-finite result
+};
+
+class Solver {
+public:
+    virtual ~Solver() = default;
+    virtual SolverKind kind() const = 0;
+    // Rebuilds derived data (colours, incidence lists) for a new topology.
+    virtual void rebuild(const World& /*w*/, const SolverParams& /*p*/) {}
+    // One iteration over every constraint (attachments are applied by the
+    // caller once per substep: attached particles are kinematic).
+    virtual void iterate(IterationContext& ctx) = 0;
+    virtual int colorCount() const { return 0; }
+    virtual std::vector<uint32_t> colorSizes() const { return {}; }
+    virtual std::vector<int> distanceColors() const { return {}; }
+};
+
+// The shared Gauss-Seidel projections, in the sequential order SST uses; the
+// parallel modes reuse the ones they do not parallelise.
+namespace gs {
+void distances(IterationContext& ctx, size_t begin, size_t end, Family family);
+void volume(IterationContext& ctx, size_t volume_index);
+void volumes(IterationContext& ctx);
+void planes(IterationContext& ctx);
+void contacts(IterationContext& ctx);
+void sliding(IterationContext& ctx);
+}  // namespace gs
+
+std::unique_ptr<Solver> makeSolver(SolverKind kind);
+
+}  // namespace sim

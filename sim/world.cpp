@@ -1,0 +1,259 @@
+#include "sim/world.h"
+
+#include <cmath>
+#include <sstream>
+
+#include <glm/geometric.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/matrix.hpp>
+
+#include "sim/fiber_rest_length.h"
+#include "sim/geometry.h"
+#include "sim/internal_structure.h"
+#include "sim/mesh_topology.h"
+
+namespace sim {
+
+void Particles::resize(size_t n) {
+    x.resize(n);
+    p.resize(n);
+    v.resize(n);
+    rest.resize(n);
+    fiber.resize(n);
+    w.resize(n);
+    w_free.resize(n);
+    muscle.resize(n);
+}
+
+size_t World::surfaceVertexCount() const {
+    size_t n = 0;
+    for (const auto& m : muscles) n += m.surface_count;
+    return n;
+}
+
+size_t World::branchPointCount() const {
+    size_t n = 0;
+    for (const auto& m : muscles) n += m.branch_count;
+    return n;
+}
+
+int World::muscleIndex(std::string_view name) const {
+    for (size_t i = 0; i < muscles.size(); ++i)
+        if (muscles[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+namespace {
+
+std::string muscleError(const MuscleDesc& m, size_t index, const std::string& what) {
+    std::ostringstream os;
+    os << "muscle " << index << " '" << m.name << "': " << what;
+    return os.str();
+}
+
+bool finiteVec(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string checkTargets(const SceneDesc& scene, const MuscleDesc& m, size_t mi,
+                         const std::vector<TargetDesc>& targets, const char* what) {
+    for (const auto& t : targets) {
+        bool ok = t.kind == TargetDesc::Kind::Body
+                      ? t.index >= 0 && size_t(t.index) < scene.bodies.size()
+                      : t.index >= 0 && size_t(t.index) < scene.muscles.size() && size_t(t.index) != mi;
+        if (!ok) {
+            std::ostringstream os;
+            os << what << " target " << (t.kind == TargetDesc::Kind::Body ? "body " : "muscle ") << t.index
+               << " does not exist";
+            return muscleError(m, mi, os.str());
+        }
+    }
+    return {};
+}
+
+std::string validateMuscle(const SceneDesc& scene, const MuscleDesc& m, size_t mi) {
+    if (m.vertices.size() < 4) return muscleError(m, mi, "needs at least 4 vertices");
+    for (const auto& v : m.vertices)
+        if (!finiteVec(v)) return muscleError(m, mi, "has a non-finite vertex position");
+    if (auto e = checkClosedManifold(m.vertices, m.triangles); !e.empty())
+        return muscleError(m, mi, "mesh is not a closed manifold: " + e);
+    if (m.origin_sets.empty() || m.insertion_sets.empty())
+        return muscleError(m, mi, "needs at least one origin and one insertion root set");
+    if (!(m.initial_activation >= 0.0f && m.initial_activation <= 0.95f))
+        return muscleError(m, mi, "initial activation must be in [0, 0.95]");
+    if (!(m.overpressure >= 0.0f && m.overpressure <= 10.0f))
+        return muscleError(m, mi, "overpressure must be in [0, 10]");
+    if (!(m.density > 0.0f && std::isfinite(m.density))) return muscleError(m, mi, "density must be > 0");
+    for (const auto& a : m.attachments) {
+        if (a.vertex >= m.vertices.size()) return muscleError(m, mi, "attachment vertex out of range");
+        if (a.body < 0 || size_t(a.body) >= scene.bodies.size())
+            return muscleError(m, mi, "attachment body does not exist");
+    }
+    if (auto e = checkTargets(scene, m, mi, m.contact_targets, "contact"); !e.empty()) return e;
+    return checkTargets(scene, m, mi, m.sliding_targets, "sliding");
+}
+
+glm::vec3 centroid(const Particles& P, const std::vector<std::vector<uint32_t>>& sets) {
+    glm::dvec3 s(0.0);
+    size_t n = 0;
+    for (const auto& set : sets)
+        for (uint32_t i : set) {
+            s += glm::dvec3(P.rest[i]);
+            ++n;
+        }
+    return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
+}
+
+void addDistance(World& w, uint32_t i, uint32_t j, uint32_t muscle, DistanceKind kind) {
+    const Particles& P = w.particles;
+    DistanceSet& D = w.distances;
+    glm::vec3 e = P.rest[i] - P.rest[j];
+    D.c.push_back({i, j, glm::length(e), 0.0f, 1.0f});
+    D.lambda.push_back(0.0f);
+    D.rest_edge.push_back(e);
+    D.fiber.push_back(edgeFiberDirection(P.fiber[i], P.fiber[j]));
+    D.phi.push_back(fiberPhi(P.fiber[i], P.fiber[j]));
+    D.muscle.push_back(muscle);
+    D.kind.push_back(kind);
+}
+
+}  // namespace
+
+std::string buildWorld(const SceneDesc& scene, World& out) {
+    out = World{};
+    out.name = scene.name;
+    for (size_t mi = 0; mi < scene.muscles.size(); ++mi)
+        if (auto e = validateMuscle(scene, scene.muscles[mi], mi); !e.empty()) return e;
+
+    // Bodies.
+    for (const auto& b : scene.bodies) {
+        Body body;
+        body.name = b.name;
+        body.prev = body.curr = body.now = b.transform;
+        body.vertices = b.vertices;
+        body.triangles = b.triangles;
+        body.capsule_a = b.capsule_a;
+        body.capsule_b = b.capsule_b;
+        body.capsule_radius = b.capsule_radius;
+        for (const auto& t : b.triangles)
+            if (t.x >= b.vertices.size() || t.y >= b.vertices.size() || t.z >= b.vertices.size())
+                return "body '" + b.name + "': triangle index out of range";
+        out.bodies.push_back(std::move(body));
+    }
+    for (const auto& pl : scene.planes) {
+        float len = glm::length(pl.normal);
+        if (!(len > 0.0f) || !finiteVec(pl.origin)) return "plane with a zero or non-finite normal";
+        out.planes.push_back({pl.origin, pl.normal / len});
+    }
+
+    // Internal structures first, to know every muscle's particle count.
+    std::vector<InternalStructure> structures(scene.muscles.size());
+    size_t total = 0;
+    for (size_t mi = 0; mi < scene.muscles.size(); ++mi) {
+        const MuscleDesc& m = scene.muscles[mi];
+        if (auto e = buildInternalStructure(m.vertices, m.triangles, m.origin_sets, m.insertion_sets,
+                                            structures[mi]);
+            !e.empty())
+            return muscleError(m, mi, "internal structure: " + e);
+        total += m.vertices.size() + structures[mi].branch_positions.size();
+    }
+    out.particles.resize(total);
+    Particles& P = out.particles;
+
+    uint32_t next = 0;
+    for (size_t mi = 0; mi < scene.muscles.size(); ++mi) {
+        const MuscleDesc& md = scene.muscles[mi];
+        const InternalStructure& S = structures[mi];
+        Muscle m;
+        m.name = md.name;
+        m.first = next;
+        m.surface_count = uint32_t(md.vertices.size());
+        m.branch_count = uint32_t(S.branch_positions.size());
+        m.a0 = md.initial_activation;
+        m.activation = m.target_activation = md.initial_activation;
+        m.overpressure = md.overpressure;
+        m.stiffness = md.stiffness;
+        m.contact_targets = md.contact_targets;
+        m.sliding_targets = md.sliding_targets;
+        const uint32_t base = m.first, branch_base = m.first + m.surface_count;
+        for (uint32_t i = 0; i < m.surface_count; ++i) {
+            P.rest[base + i] = md.vertices[i];
+            P.fiber[base + i] = S.vertex_fiber[i];
+        }
+        for (uint32_t b = 0; b < m.branch_count; ++b) {
+            P.rest[branch_base + b] = S.branch_positions[b];
+            P.fiber[branch_base + b] = S.branch_tangent[b];
+        }
+        for (uint32_t i = base; i < m.particleEnd(); ++i) P.muscle[i] = uint32_t(mi);
+        auto globalSets = [&](const std::vector<std::vector<uint32_t>>& sets) {
+            std::vector<std::vector<uint32_t>> g = sets;
+            for (auto& s : g)
+                for (auto& i : s) i += base;
+            return g;
+        };
+        m.origin_sets = globalSets(md.origin_sets);
+        m.insertion_sets = globalSets(md.insertion_sets);
+
+        m.tri_begin = uint32_t(out.triangles.size());
+        for (const auto& t : md.triangles) out.triangles.push_back(t + glm::uvec3(base));
+        m.tri_count = uint32_t(md.triangles.size());
+        m.rest_volume = float(signedVolume(md.vertices, md.triangles));
+
+        // Uniform mass over all particles of the muscle (surface + branch).
+        const float mass = md.density * m.rest_volume;
+        const float w = float(m.particleEnd() - m.first) / mass;
+        for (uint32_t i = base; i < m.particleEnd(); ++i) P.w_free[i] = w;
+
+        out.volumes.push_back({uint32_t(mi), 6.0f * m.rest_volume, 0.0f, 1.0f});
+
+        for (const auto& a : md.attachments) {
+            const Body& body = out.bodies[size_t(a.body)];
+            glm::vec3 local = glm::vec3(glm::inverse(body.curr) * glm::vec4(md.vertices[a.vertex], 1.0f));
+            out.attachments.push_back({base + a.vertex, uint32_t(a.body), local});
+        }
+        next = m.particleEnd();
+        out.muscles.push_back(std::move(m));
+    }
+    // Fibre distance constraints: surface edges of every muscle (fibre family),
+    // then spokes and medulla links (structure family).
+    for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
+        const Muscle& m = out.muscles[mi];
+        for (const auto& [a, b] : uniqueEdges(scene.muscles[mi].triangles))
+            addDistance(out, m.first + a, m.first + b, uint32_t(mi), DistanceKind::Surface);
+    }
+    out.distances.structure_begin = out.distances.size();
+    for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
+        const Muscle& m = out.muscles[mi];
+        const InternalStructure& S = structures[mi];
+        const uint32_t branch_base = m.first + m.surface_count;
+        for (uint32_t i = 0; i < m.surface_count; ++i)
+            addDistance(out, m.first + i, branch_base + S.vertex_branch[i], uint32_t(mi), DistanceKind::Spoke);
+        for (const auto& [a, b] : S.medulla)
+            addDistance(out, branch_base + a, branch_base + b, uint32_t(mi), DistanceKind::Medulla);
+    }
+    for (auto& m : out.muscles)
+        m.rest_length = glm::length(centroid(P, m.insertion_sets) - centroid(P, m.origin_sets));
+
+    // Sliding connections: surface vertices within the radius of a target at rest.
+    for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
+        const Muscle& m = out.muscles[mi];
+        for (const auto& t : m.sliding_targets) {
+            for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+                ClosestPoint cp = closestPointOnTarget(out, t, P.rest[i], /*rest=*/true);
+                if (cp.valid && cp.distance <= scene.sliding_radius)
+                    out.sliding.push_back({i, t, cp.distance, cp.point});
+            }
+        }
+    }
+    out.sliding_lambda.assign(out.sliding.size(), 0.0f);
+    out.volume_lambda.assign(out.volumes.size(), 0.0f);
+    out.plane_lambda.assign(out.planes.size() * P.size(), 0.0f);
+
+    // Initial state: at rest.
+    P.x = P.rest;
+    P.p = P.rest;
+    std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
+    P.w = P.w_free;
+    for (const auto& a : out.attachments) P.w[a.particle] = 0.0f;  // held exactly (SPEC §4.3)
+    return {};
+}
+
+}  // namespace sim

@@ -1,0 +1,146 @@
+// The simulated world: structure-of-arrays particles for all muscles, muscles
+// as index ranges, kinematic bodies, and every constraint family as a flat
+// array of small PODs plus its per-constraint λ (SPEC §1, §4).
+// This is data only; stepping lives in sim::Simulation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "sim/params.h"
+#include "sim/scene_desc.h"
+
+namespace sim {
+
+struct Particles {
+    std::vector<glm::vec3> x;      // position at the start of the substep / frame
+    std::vector<glm::vec3> p;      // prediction (what constraints move)
+    std::vector<glm::vec3> v;      // velocity
+    std::vector<glm::vec3> rest;   // bind-pose position
+    std::vector<glm::vec3> fiber;  // unit fibre direction f̂ (SPEC §3.4)
+    std::vector<float> w;          // inverse mass used by the solver (0 = kinematic)
+    std::vector<float> w_free;     // inverse mass from the muscle's mass
+    std::vector<uint32_t> muscle;  // owning muscle
+    size_t size() const { return x.size(); }
+    void resize(size_t n);
+};
+
+struct Muscle {
+    std::string name;
+    uint32_t first = 0;          // first particle (surface vertices first ...)
+    uint32_t surface_count = 0;
+    uint32_t branch_count = 0;   // ... then the internal-structure branch points
+    uint32_t tri_begin = 0, tri_count = 0;  // into World::triangles
+    std::vector<std::vector<uint32_t>> origin_sets, insertion_sets;  // global particle indices
+    std::vector<TargetDesc> contact_targets, sliding_targets;
+    float a0 = 0.0f;             // initial activation
+    float overpressure = 0.0f;   // κ
+    float activation = 0.0f;     // current (filtered) activation a
+    float target_activation = 0.0f;
+    float rest_volume = 0.0f;    // m³
+    float rest_length = 0.0f;    // origin-centroid ↔ insertion-centroid, m
+    FamilyStiffness stiffness = FamilyStiffness::unset();  // overrides (<0 = default)
+    uint32_t particleEnd() const { return first + surface_count + branch_count; }
+};
+
+struct Body {
+    std::string name;
+    glm::mat4 prev{1.0f}, curr{1.0f};  // transform at frame start / frame end
+    glm::mat4 now{1.0f};               // interpolated for the current substep
+    std::vector<glm::vec3> vertices;   // body-local collision mesh
+    std::vector<glm::uvec3> triangles;
+    glm::vec3 capsule_a{0.0f}, capsule_b{0.0f};
+    float capsule_radius = 0.0f;
+};
+
+enum class DistanceKind : uint8_t { Surface, Spoke, Medulla };
+
+// Hot data of a distance constraint: what the projection kernel reads.
+struct DistanceConstraint {
+    uint32_t i, j;
+    float rest;         // σ̂ for the current activation (SPEC §4.1)
+    float alpha_tilde;  // α/Δt² (XPBD) or 0 (PBD)
+    float scale;        // 1 (XPBD) or k' (PBD)
+};
+
+// Surface-edge (fibre family) constraints of every muscle come first, then the
+// spokes and medulla links (structure family), so each family is one range.
+struct DistanceSet {
+    std::vector<DistanceConstraint> c;
+    size_t structure_begin = 0;  // first structure-family constraint
+    std::vector<float> lambda;
+    // Cold data used once per frame to compute `rest`.
+    std::vector<glm::vec3> rest_edge;  // r_i − r_j in the bind pose
+    std::vector<glm::vec3> fiber;      // averaged fibre direction of the edge ("projected")
+    std::vector<glm::vec3> phi;        // φ of the edge ("paper", SPEC §4.1)
+    std::vector<uint32_t> muscle;
+    std::vector<DistanceKind> kind;
+    size_t size() const { return c.size(); }
+};
+
+// One volume constraint per muscle, over the muscle's triangles (SPEC §4.2).
+struct VolumeConstraint {
+    uint32_t muscle;
+    float target;       // 6·V0·(1 + κ·a)
+    float alpha_tilde;
+    float scale;
+};
+
+struct Attachment {
+    uint32_t particle;
+    uint32_t body;
+    glm::vec3 local;  // body-local point that coincides with the rest position
+};
+
+struct Plane {
+    glm::vec3 origin{0.0f};
+    glm::vec3 normal{0.0f, 1.0f, 0.0f};
+};
+
+// A non-penetration contact found this substep: C = (p − q)·n − r ≥ 0.
+struct Contact {
+    uint32_t particle;
+    glm::vec3 q;
+    glm::vec3 n;
+};
+
+// A sliding connection: C = |p − q| − d0, q re-projected every substep.
+struct SlidingConnection {
+    uint32_t particle;
+    TargetDesc target;
+    float d0;
+    glm::vec3 q;
+};
+
+struct World {
+    std::string name;
+    Particles particles;
+    std::vector<Muscle> muscles;
+    std::vector<glm::uvec3> triangles;  // global particle indices, all muscles
+    std::vector<Body> bodies;
+    std::vector<Plane> planes;
+
+    DistanceSet distances;                 // fibre (surface) + structure (spokes, medulla)
+    std::vector<VolumeConstraint> volumes;
+    std::vector<float> volume_lambda;
+    std::vector<Attachment> attachments;
+    std::vector<Contact> contacts;         // rebuilt every substep
+    std::vector<float> contact_lambda;
+    std::vector<SlidingConnection> sliding;
+    std::vector<float> sliding_lambda;
+    std::vector<float> plane_lambda;       // planes.size() × particles
+
+    size_t surfaceVertexCount() const;
+    size_t branchPointCount() const;
+    int muscleIndex(std::string_view name) const;  // −1 when absent
+};
+
+// Builds a world from a scene description: particles, internal structure,
+// every constraint family. Returns an error message (empty on success).
+std::string buildWorld(const SceneDesc& scene, World& out);
+
+}  // namespace sim
