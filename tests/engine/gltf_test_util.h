@@ -1,0 +1,135 @@
+// Helpers for loader tests: build small glTF files by hand (JSON + binary
+// buffer) so the loader is tested against files it did not write.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace gltf_test {
+
+using json = nlohmann::json;
+
+struct Builder {
+    std::vector<uint8_t> bin;
+    json doc = json::object();
+
+    Builder() {
+        doc["asset"] = {{"version", "2.0"}};
+        doc["buffers"] = json::array();
+        doc["bufferViews"] = json::array();
+        doc["accessors"] = json::array();
+        doc["nodes"] = json::array();
+        doc["meshes"] = json::array();
+    }
+    template <class T>
+    int view(const std::vector<T>& data) {
+        while (bin.size() % 4) bin.push_back(0);
+        size_t off = bin.size();
+        bin.resize(off + data.size() * sizeof(T));
+        std::memcpy(bin.data() + off, data.data(), data.size() * sizeof(T));
+        doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", off}, {"byteLength", data.size() * sizeof(T)}});
+        return int(doc["bufferViews"].size()) - 1;
+    }
+    int accessor(int view, int componentType, size_t count, const char* type, bool normalized = false) {
+        json a = {{"componentType", componentType}, {"count", count}, {"type", type}};
+        if (view >= 0) a["bufferView"] = view;
+        if (normalized) a["normalized"] = true;
+        doc["accessors"].push_back(a);
+        return int(doc["accessors"].size()) - 1;
+    }
+    int floats(const std::vector<float>& v, const char* type, int comps) {
+        return accessor(view(v), 5126, v.size() / size_t(comps), type);
+    }
+    int node(json n) {
+        doc["nodes"].push_back(std::move(n));
+        return int(doc["nodes"].size()) - 1;
+    }
+    int mesh(json m) {
+        doc["meshes"].push_back(std::move(m));
+        return int(doc["meshes"].size()) - 1;
+    }
+    // GLB bytes.
+    std::vector<uint8_t> glb() const {
+        json d = doc;
+        d["buffers"] = json::array({{{"byteLength", bin.size()}}});
+        std::string js = d.dump();
+        while (js.size() % 4) js.push_back(' ');
+        std::vector<uint8_t> b = bin;
+        while (b.size() % 4) b.push_back(0);
+        std::vector<uint8_t> out;
+        auto u32 = [&](uint32_t v) {
+            uint8_t x[4];
+            std::memcpy(x, &v, 4);
+            out.insert(out.end(), x, x + 4);
+        };
+        for (char c : {'g', 'l', 'T', 'F'}) out.push_back(uint8_t(c));
+        u32(2);
+        u32(uint32_t(12 + 8 + js.size() + 8 + b.size()));
+        u32(uint32_t(js.size()));
+        u32(0x4E4F534Au);
+        out.insert(out.end(), js.begin(), js.end());
+        u32(uint32_t(b.size()));
+        u32(0x004E4942u);
+        out.insert(out.end(), b.begin(), b.end());
+        return out;
+    }
+    // .gltf JSON with the buffer as a data: URI (embedded) or external file.
+    std::string gltf(const std::string& external_uri = "") const {
+        json d = doc;
+        std::string uri = external_uri.empty() ? "data:application/octet-stream;base64," + base64(bin) : external_uri;
+        d["buffers"] = json::array({{{"byteLength", bin.size()}, {"uri", uri}}});
+        return d.dump(1);
+    }
+    static std::string base64(const std::vector<uint8_t>& in) {
+        static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        std::string out;
+        size_t i = 0;
+        for (; i + 2 < in.size(); i += 3) {
+            uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8) | in[i + 2];
+            for (int k = 3; k >= 0; --k) out.push_back(t[(v >> (6 * k)) & 63]);
+        }
+        if (i < in.size()) {
+            uint32_t v = uint32_t(in[i]) << 16;
+            if (i + 1 < in.size()) v |= uint32_t(in[i + 1]) << 8;
+            out.push_back(t[(v >> 18) & 63]);
+            out.push_back(t[(v >> 12) & 63]);
+            out.push_back(i + 1 < in.size() ? t[(v >> 6) & 63] : '=');
+            out.push_back('=');
+        }
+        return out;
+    }
+};
+
+inline std::filesystem::path tempDir(const std::string& name) {
+    auto p = std::filesystem::temp_directory_path() / ("msxpbd_" + name + "_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(p);
+    return p;
+}
+
+inline void writeFile(const std::filesystem::path& p, const void* data, size_t n) {
+    std::ofstream f(p, std::ios::binary);
+    f.write(static_cast<const char*>(data), std::streamsize(n));
+}
+inline void writeFile(const std::filesystem::path& p, const std::vector<uint8_t>& b) { writeFile(p, b.data(), b.size()); }
+inline void writeFile(const std::filesystem::path& p, const std::string& s) { writeFile(p, s.data(), s.size()); }
+
+inline std::vector<uint8_t> readFile(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// A closed tetrahedron (outward winding) for muscle tests.
+inline void tetra(std::vector<float>& pos, std::vector<uint16_t>& idx) {
+    pos = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    idx = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+}
+
+}  // namespace gltf_test
