@@ -1,0 +1,328 @@
+#include "app/viewer/actions.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+#include "app/viewer/presets.h"
+#include "app/viewer/sim_frame.h"
+#include "app/viewer/sim_thread.h"
+
+namespace app::viewer {
+
+void Actions::pushControls(bool physics) {
+    if (physics) ++s_.controls.physics_version;
+    sim_.setControls(s_.controls);
+}
+
+void Actions::openScene(const std::string& spec) {
+    s_.scene = spec;
+    Commands c;
+    c.load = spec;
+    sim_.command(c);
+    s_.frame_requested = true;
+}
+
+void Actions::reload() {
+    if (!s_.scene.empty()) {
+        Commands c;
+        c.load = s_.scene;
+        sim_.command(c);
+    }
+}
+
+void Actions::setAnimation(int index) {
+    s_.controls.animation = index;
+    pushControls(true);
+    reset();
+}
+
+void Actions::adoptScene(const SceneInfo& info) {
+    const size_t n = info.muscle_names.size();
+    s_.controls.muscles.assign(n, MuscleControl{});
+    for (size_t m = 0; m < n; ++m) {
+        s_.controls.muscles[m].activation = m < info.muscle_activation.size() ? info.muscle_activation[m] : 0.0f;
+        s_.controls.muscles[m].overpressure = m < info.muscle_overpressure.size() ? info.muscle_overpressure[m] : 0.0f;
+    }
+    s_.controls.scene_load_id = info.load_id;
+    if (s_.controls.animation >= int(info.animations.size())) s_.controls.animation = info.animations.empty() ? -1 : 0;
+    if (s_.controls.animation < 0 && !info.animations.empty()) s_.controls.animation = 0;
+    s_.hidden.assign(n, 0);
+    s_.solo_muscle = -1;
+    s_.render.selected_muscle = -1;
+    updateVisibility();
+    s_.frame_requested = true;
+    pushControls(true);
+}
+
+void Actions::setPlaying(bool on) {
+    s_.controls.playing = on;
+    pushControls(false);
+}
+
+void Actions::stepForward(int frames) {
+    s_.controls.playing = false;
+    pushControls(false);
+    Commands c;
+    c.step = frames;
+    sim_.command(c);
+}
+
+void Actions::stepBack(int frames) {
+    s_.controls.playing = false;
+    pushControls(false);
+    Commands c;
+    c.step_back = frames;
+    sim_.command(c);
+}
+
+void Actions::reset() {
+    Commands c;
+    c.reset = true;
+    sim_.command(c);
+}
+
+void Actions::scrubTo(double seconds) {
+    Commands c;
+    c.seek = std::max(0.0, seconds);
+    sim_.command(c);
+}
+
+void Actions::setSpeed(float speed) {
+    s_.controls.speed = std::clamp(speed, 0.05f, 8.0f);
+    pushControls(false);
+}
+
+void Actions::setLoop(bool on) {
+    s_.controls.loop = on;
+    pushControls(false);
+}
+
+std::string Actions::setParams(const sim::SolverParams& p) {
+    if (auto e = sim::validate(p); !e.empty()) return e;
+    s_.controls.params = p;
+    pushControls(true);
+    return {};
+}
+
+std::string Actions::setSolver(sim::SolverKind kind) {
+    auto p = s_.controls.params;
+    p.solver = kind;
+    return setParams(p);
+}
+
+std::string Actions::setMode(sim::ConstraintMode mode) {
+    auto p = s_.controls.params;
+    p.mode = mode;
+    return setParams(p);
+}
+
+std::string Actions::setFiberForm(sim::FiberForm form) {
+    auto p = s_.controls.params;
+    p.fiber_form = form;
+    return setParams(p);
+}
+
+std::string Actions::setNumeric(std::string_view name, double value) {
+    const sim::NumericParam* np = sim::findNumericParam(name);
+    if (!np) return "unknown parameter '" + std::string(name) + "'";
+    if (!(value >= np->min && value <= np->max)) {
+        std::ostringstream os;
+        os << np->name << "=" << value << " out of range [" << np->min << ", " << np->max << "]";
+        return os.str();
+    }
+    auto p = s_.controls.params;
+    np->set(p, np->integer ? double(std::llround(value)) : value);
+    return setParams(p);
+}
+
+std::string Actions::setStiffness(sim::Family family, float k) {
+    auto p = s_.controls.params;
+    if (auto e = sim::validateStiffness(p.mode, family, k); !e.empty()) return e;
+    p.stiffness()[family] = k;
+    return setParams(p);
+}
+
+void Actions::resetMaterial() {
+    auto p = s_.controls.params;
+    const sim::SolverParams d;
+    p.xpbd_stiffness = d.xpbd_stiffness;
+    p.pbd_stiffness = d.pbd_stiffness;
+    p.damping = d.damping;
+    p.gravity = d.gravity;
+    setParams(p);
+}
+
+void Actions::setGlobalActivation(std::optional<float> a) {
+    s_.controls.activation_override = a.has_value();
+    if (a) s_.controls.global_activation = std::clamp(*a, 0.0f, 1.0f);
+    pushControls(true);
+}
+
+void Actions::setMuscleActivation(size_t m, float a) {
+    if (m >= s_.controls.muscles.size()) return;
+    s_.controls.muscles[m].activation = std::clamp(a, 0.0f, 1.0f);
+    pushControls(true);
+}
+
+void Actions::setMuscleSensor(size_t m, bool on) {
+    if (m >= s_.controls.muscles.size()) return;
+    s_.controls.muscles[m].use_sensor = on;
+    pushControls(true);
+}
+
+void Actions::setMuscleOverpressure(size_t m, float kappa) {
+    if (m >= s_.controls.muscles.size()) return;
+    s_.controls.muscles[m].overpressure = std::max(kappa, 0.0f);
+    pushControls(true);
+}
+
+void Actions::setGlobalOverpressure(float kappa) {
+    for (auto& mc : s_.controls.muscles) mc.overpressure = std::max(kappa, 0.0f);
+    pushControls(true);
+}
+
+void Actions::selectMuscle(int m) { s_.render.selected_muscle = m; }
+
+void Actions::updateVisibility() {
+    const size_t n = s_.controls.muscles.size();
+    s_.hidden.resize(n, 0);
+    s_.render.muscle_visible.assign(n, 1);
+    for (size_t m = 0; m < n; ++m) {
+        bool vis = s_.solo_muscle >= 0 ? int(m) == s_.solo_muscle : !s_.hidden[m];
+        s_.render.muscle_visible[m] = vis ? 1 : 0;
+    }
+}
+
+void Actions::setMuscleHidden(size_t m, bool hidden) {
+    if (m >= s_.controls.muscles.size()) return;
+    s_.hidden.resize(s_.controls.muscles.size(), 0);
+    s_.hidden[m] = hidden ? 1 : 0;
+    updateVisibility();
+}
+
+void Actions::soloMuscle(int m) {
+    s_.solo_muscle = m < int(s_.controls.muscles.size()) ? m : -1;
+    updateVisibility();
+}
+
+void Actions::setOverlay(engine::render::Overlay o, bool on) {
+    s_.render.set(o, on);
+    if (o == engine::render::Overlay::ErrorMap && s_.controls.want_vertex_error != on) {
+        s_.controls.want_vertex_error = on;
+        pushControls(false);
+    }
+}
+
+std::string Actions::savePreset(const std::string& path) { return writePreset(path, s_); }
+
+std::string Actions::loadPreset(const std::string& path) { return readPreset(path, *this); }
+
+namespace {
+std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    std::istringstream is{std::string(s)};
+    for (std::string w; is >> w;) out.push_back(w);
+    return out;
+}
+
+bool number(const std::string& s, double& v) {
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+std::optional<bool> onOff(const std::string& s, bool current) {
+    if (s == "on" || s == "1" || s == "true") return true;
+    if (s == "off" || s == "0" || s == "false") return false;
+    if (s == "toggle") return !current;
+    return std::nullopt;
+}
+}  // namespace
+
+std::string Actions::execute(std::string_view command) {
+    auto w = split(command);
+    if (w.empty()) return "empty command";
+    const std::string& verb = w[0];
+    auto need = [&](size_t n) { return w.size() == n + 1; };
+    auto num = [&](size_t i, double& v) { return i < w.size() && number(w[i], v); };
+    double v = 0.0, v2 = 0.0;
+    const std::string bad = "bad command '" + std::string(command) + "' (see Help, F1)";
+
+    if (verb == "play" && need(0)) return setPlaying(true), std::string();
+    if (verb == "pause" && need(0)) return setPlaying(false), std::string();
+    if (verb == "toggle-play" && need(0)) return togglePlay(), std::string();
+    if (verb == "step" && (need(0) || (need(1) && num(1, v)))) return stepForward(w.size() > 1 ? int(v) : 1), std::string();
+    if (verb == "step-back" && (need(0) || (need(1) && num(1, v))))
+        return stepBack(w.size() > 1 ? int(v) : 1), std::string();
+    if (verb == "reset" && need(0)) return reset(), std::string();
+    if (verb == "reload" && need(0)) return reload(), std::string();
+    if (verb == "open" && need(1)) return openScene(w[1]), std::string();
+    if (verb == "scrub" && need(1) && num(1, v)) return scrubTo(v), std::string();
+    if (verb == "speed" && need(1) && num(1, v)) return setSpeed(float(v)), std::string();
+    if (verb == "loop" && need(1)) {
+        auto b = onOff(w[1], s_.controls.loop);
+        return b ? (setLoop(*b), std::string()) : bad;
+    }
+    if (verb == "animation" && need(1) && num(1, v)) return setAnimation(int(v)), std::string();
+    if (verb == "frame" && need(0)) return frameAll(), std::string();
+    if (verb == "ui" && need(1)) {
+        auto b = onOff(w[1], s_.ui_visible);
+        return b ? (setUiVisible(*b), std::string()) : bad;
+    }
+    if (verb == "help" && need(0)) return toggleHelp(), std::string();
+    if (verb == "screenshot" && need(1)) return screenshot(w[1]), std::string();
+    if (verb == "shadows" && need(1)) {
+        auto b = onOff(w[1], s_.render.shadows);
+        return b ? (setShadows(*b), std::string()) : bad;
+    }
+    if (verb == "overlay" && need(2)) {
+        auto o = engine::render::parseOverlay(w[1]);
+        if (!o) return "unknown overlay '" + w[1] + "'";
+        auto b = onOff(w[2], s_.render.overlay(*o));
+        return b ? (setOverlay(*o, *b), std::string()) : bad;
+    }
+    if (verb == "activation" && need(1)) {
+        if (w[1] == "off") return setGlobalActivation(std::nullopt), std::string();
+        return num(1, v) ? (setGlobalActivation(float(v)), std::string()) : bad;
+    }
+    if (verb == "muscle-activation" && need(2) && num(1, v) && num(2, v2))
+        return setMuscleActivation(size_t(v), float(v2)), std::string();
+    if (verb == "sensor" && need(2) && num(1, v)) {
+        auto b = onOff(w[2], true);
+        return b ? (setMuscleSensor(size_t(v), *b), std::string()) : bad;
+    }
+    if (verb == "overpressure" && need(1) && num(1, v)) return setGlobalOverpressure(float(v)), std::string();
+    if (verb == "muscle-overpressure" && need(2) && num(1, v) && num(2, v2))
+        return setMuscleOverpressure(size_t(v), float(v2)), std::string();
+    if (verb == "solo" && need(1) && num(1, v)) return soloMuscle(int(v)), std::string();
+    if (verb == "select" && need(1) && num(1, v)) return selectMuscle(int(v)), std::string();
+    if (verb == "preset-save" && need(1)) return savePreset(w[1]);
+    if (verb == "preset-load" && need(1)) return loadPreset(w[1]);
+    if (verb == "set" && need(2)) {
+        const std::string& key = w[1];
+        if (key == "solver") {
+            auto k = sim::parseSolver(w[2]);
+            return k ? setSolver(*k) : "unknown solver '" + w[2] + "' (sst, jacobi, coloring, hybrid)";
+        }
+        if (key == "mode") {
+            auto m = sim::parseMode(w[2]);
+            return m ? setMode(*m) : "unknown mode '" + w[2] + "' (xpbd, pbd)";
+        }
+        if (key == "fiber") {
+            auto f = sim::parseFiberForm(w[2]);
+            return f ? setFiberForm(*f) : "unknown fibre form '" + w[2] + "' (paper, projected)";
+        }
+        if (!num(2, v)) return bad;
+        return setNumeric(key, v);
+    }
+    if (verb == "set" && w.size() == 4 && w[1] == "stiffness") {
+        auto f = sim::parseFamily(w[2]);
+        if (!f) return "unknown family '" + w[2] + "'";
+        if (w[3] == "inf") return setStiffness(*f, sim::kInfiniteStiffness);
+        return num(3, v) ? setStiffness(*f, float(v)) : bad;
+    }
+    return bad;
+}
+
+}  // namespace app::viewer

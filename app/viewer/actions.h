@@ -1,0 +1,96 @@
+// The app-level action layer: every change a user can make (keyboard, mouse,
+// widgets, presets, the command line, tests) goes through these functions, so
+// the keyboard path, the widget path and a scripted test all produce the same
+// state. ImGui 1.86 has no test engine; this is how the viewer is driven.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "app/viewer/viewer_state.h"
+#include "engine/render/render_options.h"
+#include "sim/params.h"
+
+namespace app::viewer {
+
+class SimThread;
+struct SceneInfo;
+
+class Actions {
+public:
+    Actions(ViewerState& state, SimThread& sim) : s_(state), sim_(sim) {}
+
+    // Scene
+    void openScene(const std::string& spec);
+    void reload();
+    void setAnimation(int index);
+    // Called by the viewer when a newly loaded scene is published: per-muscle
+    // controls take the scene's defaults.
+    void adoptScene(const SceneInfo& info);
+
+    // Timeline
+    void setPlaying(bool on);
+    void togglePlay() { setPlaying(!s_.controls.playing); }
+    void stepForward(int frames = 1);
+    void stepBack(int frames = 1);
+    void reset();
+    void scrubTo(double seconds);
+    void setSpeed(float speed);
+    void setLoop(bool on);
+
+    // Solver and material (validated: returns an error, state unchanged)
+    std::string setSolver(sim::SolverKind kind);
+    std::string setMode(sim::ConstraintMode mode);
+    std::string setFiberForm(sim::FiberForm form);
+    std::string setNumeric(std::string_view name, double value);  // any sim::numericParams() entry
+    std::string setIterations(int n) { return setNumeric("iterations", n); }
+    std::string setThreads(int n) { return setNumeric("threads", n); }
+    std::string setSubsteps(int n) { return setNumeric("substeps", n); }
+    std::string setStiffness(sim::Family family, float k);  // for the current mode
+    std::string setParams(const sim::SolverParams& p);      // whole set (presets)
+    void resetMaterial();
+
+    // Muscles
+    void setGlobalActivation(std::optional<float> a);  // nullopt: per-muscle / sensors
+    void setMuscleActivation(size_t m, float a);
+    void setMuscleSensor(size_t m, bool on);
+    void setMuscleOverpressure(size_t m, float kappa);
+    void setGlobalOverpressure(float kappa);
+    void selectMuscle(int m);
+    void setMuscleHidden(size_t m, bool hidden);
+    void soloMuscle(int m);  // −1: none
+
+    // View
+    void setOverlay(engine::render::Overlay o, bool on);
+    void toggleOverlay(engine::render::Overlay o) { setOverlay(o, !s_.render.overlay(o)); }
+    void frameAll() { s_.frame_requested = true; }
+    void setUiVisible(bool on) { s_.ui_visible = on; }
+    void toggleUi() { s_.ui_visible = !s_.ui_visible; }
+    void toggleHelp() { s_.show_help = !s_.show_help; }
+    void screenshot(const std::string& path) { s_.screenshot_path = path; }
+    void setShadows(bool on) { s_.render.shadows = on; }
+    void setCamera(const engine::render::OrbitCamera& c) {
+        s_.camera = c;
+        s_.frame_requested = false;
+    }
+
+    // Presets (JSON)
+    std::string savePreset(const std::string& path);
+    std::string loadPreset(const std::string& path);
+
+    // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
+    // "set iterations 20", "overlay wireframe on", "reload". Returns an error
+    // or empty. Used by tests and documented in the Help panel.
+    std::string execute(std::string_view command);
+
+    const ViewerState& state() const { return s_; }
+
+private:
+    void pushControls(bool physics);
+    void updateVisibility();
+    ViewerState& s_;
+    SimThread& sim_;
+};
+
+}  // namespace app::viewer

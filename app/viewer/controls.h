@@ -1,0 +1,57 @@
+// What the UI asks of the simulation thread (DESIGN.md "pending requests").
+// Controls are levels: the sim converges to the latest copy. Commands are
+// events: each is consumed once. Both are copied under a short lock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/params.h"
+
+namespace app::viewer {
+
+struct MuscleControl {
+    float activation = 0.0f;   // user value, used when the sensor is off or absent
+    bool use_sensor = true;    // follow the scene's sensors when the muscle has them
+    float overpressure = 0.0f; // κ
+};
+
+struct Controls {
+    sim::SolverParams params;
+    bool playing = true;
+    bool loop = true;
+    float speed = 1.0f;        // animation seconds per wall second (the sim may be slower)
+    int animation = 0;         // −1: rest pose
+    bool activation_override = false;  // one activation for every muscle
+    float global_activation = 0.0f;
+    std::vector<MuscleControl> muscles;  // per muscle of the current scene
+    bool want_vertex_error = false;      // compute the per-vertex error for the heat map
+    // Bumped on every change that alters the physics (params, activation,
+    // overpressure, animation): the sim re-applies and drops its frame cache.
+    uint64_t physics_version = 0;
+    // The scene load these per-muscle controls were made for (SceneInfo::load_id);
+    // the sim falls back to the scene's defaults until the UI catches up.
+    uint64_t scene_load_id = 0;
+};
+
+struct Commands {
+    std::optional<std::string> load;  // scene spec to load (also used for reload)
+    bool reset = false;               // back to the rest pose at t = 0
+    int step = 0;                     // frames to advance while paused
+    int step_back = 0;                // frames to go back
+    std::optional<double> seek;       // animation time (s)
+    bool empty() const { return !load && !reset && step == 0 && step_back == 0 && !seek; }
+    // Later commands win for load/seek, counts add up.
+    void merge(const Commands& c) {
+        if (c.load) load = c.load;
+        reset = reset || c.reset;
+        if (c.reset) seek.reset();
+        step += c.step;
+        step_back += c.step_back;
+        if (c.seek) seek = c.seek;
+    }
+};
+
+}  // namespace app::viewer

@@ -1,0 +1,52 @@
+#include <imgui.h>
+
+#include "app/viewer/panels.h"
+#include "app/viewer/shortcuts.h"
+
+namespace app::viewer {
+
+void drawHelpWindow(PanelContext& c) {
+    const ImVec2 ds = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(ds.x * 0.5f, ds.y * 0.45f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    bool open = true;
+    if (ImGui::Begin("Help", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+        if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+            for (const auto& s : shortcuts()) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(s.key);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(s.action);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::Separator();
+        ImGui::TextDisabled("Keys are ignored while a text field has focus.");
+        ImGui::TextDisabled("Colours: viridis = activation 0..1; inferno = constraint error (heat map overlay).");
+    }
+    ImGui::End();
+    if (!open) c.actions.toggleHelp();
+}
+
+void drawInfoOverlay(PanelContext& c) {
+    const SimFrame& f = c.frame;
+    ImGui::SetNextWindowPos(ImVec2(350.0f, 10.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.45f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+    if (ImGui::Begin("##info", nullptr, flags)) {
+        const auto& p = f.params;
+        std::string solver(sim::solverName(p.solver)), mode(sim::modeName(p.mode));
+        ImGui::Text("t %.2f s  frame %lld  %s", f.time, static_cast<long long>(f.frame), f.playing ? "playing" : "paused");
+        ImGui::Text("render %.0f fps   sim %.1f ms/frame (x%.2f real time)", double(c.stats.render_fps.mean()),
+                    double(c.stats.sim_ms.mean()), f.realtime_factor);
+        ImGui::Text("%s %s  it %d  sub %d  threads %d  [%s]", solver.c_str(), mode.c_str(), p.iterations, p.substeps,
+                    f.threads, MSXPBD_BUILD_TYPE);
+        if (!f.message.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", f.message.c_str());
+        if (!c.state.status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", c.state.status.c_str());
+    }
+    ImGui::End();
+}
+
+}  // namespace app::viewer

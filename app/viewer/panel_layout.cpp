@@ -1,0 +1,44 @@
+#include <imgui.h>
+
+#include "app/viewer/panels.h"
+
+namespace app::viewer {
+
+namespace {
+constexpr float kLeftWidth = 340.0f, kRightWidth = 370.0f, kTimelineHeight = 64.0f;
+}
+
+void drawPanels(PanelContext& c) {
+    const ImVec2 ds = ImGui::GetIO().DisplaySize;
+    const ImGuiCond once = ImGuiCond_FirstUseEver;
+
+    ImGui::SetNextWindowPos(ImVec2(0, 0), once);
+    ImGui::SetNextWindowSize(ImVec2(kLeftWidth, ds.y - kTimelineHeight), once);
+    if (ImGui::Begin("msxpbd")) {
+        if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
+        if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) drawSolverPanel(c);
+        if (ImGui::CollapsingHeader("Material")) drawMaterialPanel(c);
+        if (ImGui::CollapsingHeader("Muscles")) drawMusclesPanel(c);
+        if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewPanel(c);
+    }
+    ImGui::End();
+
+    ImGui::SetNextWindowPos(ImVec2(ds.x - kRightWidth, 0), once);
+    ImGui::SetNextWindowSize(ImVec2(kRightWidth, ds.y - kTimelineHeight), once);
+    if (ImGui::Begin("Statistics")) {
+        if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
+        if (ImGui::CollapsingHeader("Study: iterations, XPBD vs PBD")) drawStudyPanel(c);
+    }
+    ImGui::End();
+
+    ImGui::SetNextWindowPos(ImVec2(0, ds.y - kTimelineHeight), once);
+    ImGui::SetNextWindowSize(ImVec2(ds.x, kTimelineHeight), once);
+    if (ImGui::Begin("Timeline", nullptr, ImGuiWindowFlags_NoCollapse)) drawTimelinePanel(c);
+    ImGui::End();
+
+    drawInfoOverlay(c);
+    drawLegend(c);
+    if (c.state.show_help) drawHelpWindow(c);
+}
+
+}  // namespace app::viewer

@@ -1,0 +1,72 @@
+#include <cmath>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/viewer/panels.h"
+
+namespace app::viewer {
+
+namespace {
+// A slider for one entry of sim::numericParams(): the UI is generated from
+// the same table the command line and presets validate against.
+void numericSlider(PanelContext& c, const sim::NumericParam& np) {
+    const auto& p = c.state.controls.params;
+    double v = np.get(p);
+    bool changed = false;
+    if (np.integer) {
+        int iv = int(v);
+        int hi = int(std::min(np.max, std::string(np.name) == "threads" ? 64.0 : 200.0));
+        changed = ImGui::SliderInt(np.name, &iv, int(np.min), hi, "%d",
+                                   hi > 100 ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+        v = iv;
+    } else {
+        float fv = float(v);
+        // Unbounded tables (gravity, dt) get a practical range in the UI.
+        float lo = float(std::max(np.min, -100.0)), hi = float(std::min(np.max, 100.0));
+        if (std::string(np.name) == "dt") lo = 1.0f / 1000.0f, hi = 0.1f;
+        changed = ImGui::SliderFloat(np.name, &fv, lo, hi, "%.4g");
+        v = fv;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", np.description);
+    if (changed) {
+        auto e = c.actions.setNumeric(np.name, v);
+        if (!e.empty()) c.state.status = e;
+    }
+}
+}  // namespace
+
+void drawNumericGroup(PanelContext& c, const char* group) {
+    for (const auto& np : sim::numericParams())
+        if (std::string(np.group) == group) numericSlider(c, np);
+}
+
+void drawSolverPanel(PanelContext& c) {
+    const auto& p = c.state.controls.params;
+    int solver = int(p.solver);
+    const char* solvers[] = {"SST (Gauss-Seidel)", "SMT-J (Jacobi)", "SMT-G (coloring)", "Hybrid"};
+    for (int i = 0; i < 4; ++i) {
+        if (ImGui::RadioButton(solvers[i], solver == i)) c.actions.setSolver(static_cast<sim::SolverKind>(i));
+        if (i % 2 == 0) ImGui::SameLine(160);
+    }
+    int mode = int(p.mode);
+    if (ImGui::RadioButton("XPBD", mode == 0)) c.actions.setMode(sim::ConstraintMode::Xpbd);
+    ImGui::SameLine(160);
+    if (ImGui::RadioButton("PBD", mode == 1)) c.actions.setMode(sim::ConstraintMode::Pbd);
+    int form = int(p.fiber_form);
+    if (ImGui::RadioButton("fibre: paper", form == 0)) c.actions.setFiberForm(sim::FiberForm::Paper);
+    ImGui::SameLine(160);
+    if (ImGui::RadioButton("fibre: projected", form == 1)) c.actions.setFiberForm(sim::FiberForm::Projected);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("sigma-hat: the seed's per-axis formula (paper) or the rotation-invariant projection");
+    for (const char* g : {"solver", "time", "activation", "contacts"}) drawNumericGroup(c, g);
+
+    if (const SceneInfo* info = c.frame.scene.get()) {
+        const auto& k = info->counts;
+        ImGui::Text("colours %d   vertices %zu   branch points %zu", info->colors, info->vertices, info->branch_points);
+        ImGui::Text("constraints %zu: fibre %zu, structure %zu, volume %zu", k.total(), k.fiber, k.structure, k.volume);
+        ImGui::Text("  attachment %zu, plane %zu, contact %zu, sliding %zu", k.attachment, k.plane, k.contact, k.sliding);
+    }
+}
+
+}  // namespace app::viewer

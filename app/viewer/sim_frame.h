@@ -1,0 +1,66 @@
+// A finished simulation frame as published to the render thread: positions
+// and everything the panels show about it. Each published frame is complete
+// on its own; `scene` ties it to the topology it was computed on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "engine/render/draw_topology.h"
+#include "sim/simulation.h"
+
+namespace app::viewer {
+
+// Per loaded scene (and solver colouring): immutable once published.
+struct SceneInfo {
+    uint64_t generation = 0;   // increments on every load / topology rebuild
+    uint64_t load_id = 0;      // increments on every load only
+    std::string source;
+    std::string error;         // load error (the previous scene stays loaded)
+    std::shared_ptr<const engine::render::DrawTopology> topology;
+    std::vector<std::string> muscle_names;
+    std::vector<bool> muscle_has_sensor;
+    std::vector<float> muscle_overpressure;   // scene defaults
+    std::vector<float> muscle_activation;     // scene defaults (initial activation)
+    std::vector<std::string> animations;
+    std::vector<double> durations;
+    size_t vertices = 0, branch_points = 0;
+    sim::ConstraintCounts counts;
+    int colors = 0;
+    std::vector<uint32_t> color_sizes;
+};
+
+struct SimFrame {
+    std::shared_ptr<const SceneInfo> scene;
+    uint64_t serial = 0;       // publish counter
+    uint64_t steps = 0;        // frames stepped since the thread started (never wraps with the loop)
+    int64_t frame = 0;         // animation frame index
+    double time = 0.0;         // animation time (s)
+    double duration = 0.0;     // of the current animation (0: none)
+    bool playing = false;
+    std::vector<glm::vec3> x;
+    std::vector<float> activation;     // per muscle, filtered
+    std::vector<float> sensor;         // per muscle live sensor value (−1: none)
+    std::vector<float> vertex_error;   // per particle relative strain (empty unless asked)
+    std::vector<glm::vec3> contact_p, contact_n;
+    std::vector<glm::mat4> joint_globals, body_transforms;
+    // Statistics of the last step.
+    std::array<double, sim::kPhaseCount> phase_ms{};
+    double step_ms = 0.0;              // wall time of the last stepFrame
+    double realtime_factor = 0.0;      // simulated seconds per wall second (smoothed)
+    sim::Residuals residuals;
+    std::vector<float> convergence;    // residual after each iteration
+    std::vector<sim::MuscleStats> muscle_stats;
+    sim::SolverParams params;          // as applied
+    int threads = 1;                   // OpenMP threads in use
+    size_t cached_frames = 0;
+    std::string message;               // last error / NaN report (sticky until the next change)
+};
+
+}  // namespace app::viewer

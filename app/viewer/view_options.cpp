@@ -1,0 +1,79 @@
+#include "app/viewer/view_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <vector>
+
+namespace app::viewer {
+
+const char* viewUsage() {
+    return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
+           "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
+           "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
+           "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
+           "  --frames N    simulate and render N frames, then exit (window hidden)\n"
+           "  --screenshot  write the last rendered frame as PNG (needs --frames; also the P key)\n"
+           "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n";
+}
+
+namespace {
+bool parseInt(const std::string& s, int& v) {
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+}  // namespace
+
+std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
+    help = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& out) -> std::string {
+            if (i + 1 >= args.size()) return a + " needs a value";
+            out = args[++i];
+            return {};
+        };
+        auto integer = [&](int& out, int lo, int hi) -> std::string {
+            std::string s;
+            if (auto e = value(s); !e.empty()) return e;
+            if (!parseInt(s, out) || out < lo || out > hi)
+                return a + " " + s + " out of range: valid " + std::to_string(lo) + ".." + std::to_string(hi);
+            return {};
+        };
+        std::string e;
+        if (a == "--help" || a == "-h") help = true;
+        else if (a == "--scene") e = value(o.scene);
+        else if (a == "--preset") e = value(o.preset);
+        else if (a == "--screenshot") e = value(o.screenshot);
+        else if (a == "--frames") e = integer(o.frames, 1, 1000000);
+        else if (a == "--width") e = integer(o.width, 64, 8192);
+        else if (a == "--height") e = integer(o.height, 64, 8192);
+        else if (a == "--hidden") o.hidden = true;
+        else e = "unknown option '" + a + "'";
+        if (!e.empty()) return e;
+    }
+    if (!o.screenshot.empty() && o.frames == 0) return "--screenshot needs --frames N";
+    if (o.frames > 0) o.hidden = true;
+    return {};
+}
+
+std::string defaultScene(std::string& note) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> found;
+    for (const char* dir : {"assets/scenes", MSXPBD_SOURCE_DIR "/assets/scenes"}) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+            auto name = e.path().filename().string();
+            if (name.rfind("t5-", 0) == 0 && e.path().extension() == ".glb") found.push_back(e.path().string());
+        }
+        if (!found.empty()) break;
+    }
+    if (!found.empty()) {
+        std::sort(found.begin(), found.end());
+        return found.front();
+    }
+    note = "the full-arm scene assets/scenes/t5-*.glb is missing (run `msxpbd gen`); showing builtin:t1";
+    return "builtin:t1";
+}
+
+}  // namespace app::viewer

@@ -1,0 +1,27 @@
+// Options of `msxpbd view` (DESIGN.md "The command line").
+#pragma once
+
+#include <string>
+
+#include "app/commands.h"
+
+namespace app::viewer {
+
+struct ViewOptions {
+    std::string scene;       // empty: the default scene (full arm t5, else builtin:t1)
+    std::string preset;      // JSON preset applied once the scene is loaded
+    int frames = 0;          // > 0: headless run of N simulated frames, then exit
+    std::string screenshot;  // PNG written after the last frame
+    int width = 1280, height = 720;
+    bool hidden = false;     // window not shown (implied by --frames)
+};
+
+// Returns an error with the valid ranges (empty on success); sets `help`
+// when --help was given.
+std::string parseViewOptions(const Args& args, ViewOptions& out, bool& help);
+const char* viewUsage();
+// The default scene: assets/scenes/t5-*.glb when present, else builtin:t1
+// (`note` says why).
+std::string defaultScene(std::string& note);
+
+}  // namespace app::viewer

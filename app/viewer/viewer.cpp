@@ -1,0 +1,201 @@
+#include "app/viewer/viewer.h"
+
+#include <cstdio>
+#include <thread>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+
+#include "app/viewer/panels.h"
+#include "app/viewer/shortcuts.h"
+#include "engine/render/png_writer.h"
+
+namespace app::viewer {
+
+using Clock = std::chrono::steady_clock;
+
+Viewer::Viewer(ViewOptions options) : opt_(std::move(options)), actions_(state_, sim_) {}
+
+Viewer::~Viewer() {
+    // The sim thread goes first: it must not outlive anything it reads.
+    sim_.stop();
+}
+
+std::string Viewer::init() {
+    if (auto e = window_.create(opt_.width, opt_.height, !opt_.hidden, "msxpbd"); !e.empty()) return e;
+    if (auto e = renderer_.init(); !e.empty()) return e;
+    window_.setHandlers({
+        [this](int key, int mods) { handleKey(key, mods, actions_); },
+        [this](double dx, double dy, int b, int mods) { handleDrag(dx, dy, b, mods); },
+        [this](double steps) { state_.camera.zoom(float(steps)); },
+        [this](const std::vector<std::string>& paths) {
+            if (!paths.empty()) actions_.openScene(paths.front());
+        },
+    });
+    std::string note;
+    std::string scene = opt_.scene.empty() ? defaultScene(note) : opt_.scene;
+    if (!note.empty()) {
+        std::fprintf(stderr, "msxpbd view: %s\n", note.c_str());
+        state_.status = note;
+    }
+    if (opt_.frames > 0) state_.controls.speed = 8.0f;  // headless: no need to wait for wall-clock time
+    preset_pending_ = !opt_.preset.empty();
+    sim_.setControls(state_.controls);
+    sim_.start();
+    actions_.openScene(scene);
+    last_frame_ = Clock::now();
+    return {};
+}
+
+void Viewer::handleDrag(double dx, double dy, int button, int mods) {
+    int w = 0, h = 0;
+    window_.windowSize(w, h);
+    bool pan = button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
+               (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT));
+    if (pan)
+        state_.camera.pan(float(dx), float(dy), float(h));
+    else
+        state_.camera.orbit(float(dx), float(dy));
+}
+
+void Viewer::takeSimFrame() {
+    if (!sim_.update()) return;
+    const SimFrame& f = sim_.latest();
+    stats_.addSim(f);
+    if (!f.scene) return;
+    if (!f.scene->error.empty()) state_.status = f.scene->error;
+    if (f.scene->load_id != shown_load_ && f.scene->topology) {
+        shown_load_ = f.scene->load_id;
+        actions_.adoptScene(*f.scene);
+        if (preset_pending_) {
+            preset_pending_ = false;
+            if (auto e = actions_.loadPreset(opt_.preset); !e.empty()) {
+                std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+                state_.status = e;
+                if (opt_.frames > 0) fatal_ = e;
+            }
+        }
+    }
+    if (f.scene->generation != shown_generation_) {
+        shown_generation_ = f.scene->generation;
+        renderer_.setTopology(f.scene->topology);
+    }
+}
+
+void Viewer::frame() {
+    window_.pollEvents();
+    auto now = Clock::now();
+    stats_.addRender(std::chrono::duration<double>(now - last_frame_).count());
+    last_frame_ = now;
+    takeSimFrame();
+    const SimFrame& f = sim_.latest();
+
+    engine::render::DrawFrame df;
+    if (f.scene && f.scene->topology && f.x.size() == f.scene->topology->particle_count &&
+        f.scene->generation == shown_generation_) {
+        df.positions = f.x;
+        df.muscle_activation = f.activation;
+        df.vertex_error = f.vertex_error;
+        df.contact_points = f.contact_p;
+        df.contact_normals = f.contact_n;
+        df.joint_globals = f.joint_globals;
+        df.body_transforms = f.body_transforms;
+    }
+    int fbw = 0, fbh = 0;
+    window_.framebufferSize(fbw, fbh);
+    if (fbw <= 0 || fbh <= 0) return;  // minimised
+    renderer_.render(df, state_.camera, state_.render, fbw, fbh);
+    if (state_.frame_requested && renderer_.lastBounds().valid()) {
+        state_.camera.frame(renderer_.lastBounds());
+        state_.frame_requested = false;
+        renderer_.render(df, state_.camera, state_.render, fbw, fbh);
+    }
+    renderer_.target().bindOutput();
+    if (state_.ui_visible) {
+        window_.beginUi();
+        drawUi(f);
+        window_.endUi();
+    }
+    if (!state_.screenshot_path.empty()) writeScreenshot();
+    renderer_.target().present(fbw, fbh);
+    window_.swap();
+}
+
+void Viewer::drawUi(const SimFrame& f) {
+    PanelContext ctx{state_, actions_, f, stats_, study_, renderer_};
+    drawPanels(ctx);
+}
+
+void Viewer::writeScreenshot() {
+    int w = 0, h = 0;
+    auto px = capture(w, h);
+    std::string e = engine::render::writePng(state_.screenshot_path, w, h, px);
+    state_.status = e.empty() ? "screenshot written: " + state_.screenshot_path : e;
+    if (!e.empty()) std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+    state_.screenshot_path.clear();
+}
+
+std::vector<uint8_t> Viewer::capture(int& w, int& h) const {
+    w = renderer_.target().width();
+    h = renderer_.target().height();
+    return renderer_.target().readOutput();
+}
+
+bool Viewer::runUntilSteps(uint64_t steps, double timeout_s) {
+    auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    while (Clock::now() < end && fatal_.empty()) {
+        frame();
+        const SimFrame& f = sim_.latest();
+        if (f.scene && f.scene->load_id == shown_load_ && shown_load_ != 0 && f.steps >= steps) return true;
+    }
+    return false;
+}
+
+bool Viewer::runUntilFresh(double timeout_s) {
+    uint64_t target = sim_.published() + 1;
+    auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    while (Clock::now() < end) {
+        frame();
+        if (sim_.latest().serial >= target) {
+            frame();
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+}
+
+int Viewer::run() {
+    if (auto e = init(); !e.empty()) {
+        std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+        return 1;
+    }
+    if (opt_.frames > 0) {
+        // Headless: render while the sim runs until it has stepped N frames.
+        bool ok = runUntilSteps(uint64_t(opt_.frames), 600.0);
+        if (!fatal_.empty()) {
+            std::fprintf(stderr, "msxpbd view: %s\n", fatal_.c_str());
+            return 1;
+        }
+        if (!ok) {
+            const SimFrame& f = sim_.latest();
+            std::string why = f.scene && !f.scene->error.empty() ? f.scene->error : "timed out before frame " + std::to_string(opt_.frames);
+            std::fprintf(stderr, "msxpbd view: %s\n", why.c_str());
+            return 1;
+        }
+        frame();
+        if (!opt_.screenshot.empty()) {
+            int w = 0, h = 0;
+            auto px = capture(w, h);
+            if (auto e = engine::render::writePng(opt_.screenshot, w, h, px); !e.empty()) {
+                std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+                return 1;
+            }
+        }
+        return 0;
+    }
+    while (!window_.shouldClose()) frame();
+    return 0;
+}
+
+}  // namespace app::viewer

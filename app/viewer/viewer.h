@@ -1,0 +1,72 @@
+// The interactive viewer: window, renderer, UI panels and the sim thread,
+// tied together by the action layer. Also the headless path used by
+// `view --frames N --screenshot F` and by the tests.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/viewer/actions.h"
+#include "app/viewer/sim_thread.h"
+#include "app/viewer/stats_history.h"
+#include "app/viewer/study.h"
+#include "app/viewer/view_options.h"
+#include "app/viewer/viewer_state.h"
+#include "app/viewer/window.h"
+#include "engine/render/renderer.h"
+
+namespace app::viewer {
+
+class Viewer {
+public:
+    explicit Viewer(ViewOptions options);
+    ~Viewer();
+    Viewer(const Viewer&) = delete;
+    Viewer& operator=(const Viewer&) = delete;
+
+    // Window, GL, renderer, sim thread; asks for the scene. Returns an error or empty.
+    std::string init();
+    // One iteration of the main loop: input, newest sim frame, render, UI, present.
+    void frame();
+    // The whole program: interactive loop, or headless when options.frames > 0.
+    int run();
+
+    // Pumps frame() until the shown frame has `steps` stepped frames and the
+    // scene is loaded, or the timeout passes. Returns whether it got there.
+    bool runUntilSteps(uint64_t steps, double timeout_s);
+    // Pumps frame() until a frame published after this call is shown.
+    bool runUntilFresh(double timeout_s);
+    // The last rendered image (RGBA, top row first), UI included when visible.
+    std::vector<uint8_t> capture(int& width, int& height) const;
+
+    Actions& actions() { return actions_; }
+    ViewerState& state() { return state_; }
+    SimThread& sim() { return sim_; }
+    const SimFrame& shown() const { return sim_.latest(); }
+    const engine::render::Renderer& renderer() const { return renderer_; }
+    const StatsHistory& stats() const { return stats_; }
+
+private:
+    void takeSimFrame();
+    void drawUi(const SimFrame& f);
+    void handleDrag(double dx, double dy, int button, int mods);
+    void writeScreenshot();
+
+    ViewOptions opt_;
+    ViewerState state_;
+    SimThread sim_;
+    Actions actions_;
+    Window window_;
+    engine::render::Renderer renderer_;
+    StatsHistory stats_;
+    Study study_;
+    uint64_t shown_load_ = 0, shown_generation_ = 0;
+    bool preset_pending_ = false;
+    std::string fatal_;
+    std::chrono::steady_clock::time_point last_frame_;
+};
+
+}  // namespace app::viewer

@@ -1,0 +1,34 @@
+// Everything the UI owns: the controls mirrored to the sim thread, what the
+// renderer draws, the camera and UI toggles. Only the main thread touches it;
+// every change goes through app::viewer::Actions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/viewer/controls.h"
+#include "engine/render/camera.h"
+#include "engine/render/render_options.h"
+
+namespace app::viewer {
+
+struct ViewerState {
+    Controls controls;
+    engine::render::RenderOptions render;
+    engine::render::OrbitCamera camera;
+    std::string scene;          // scene spec the sim was asked to load
+    bool ui_visible = true;
+    bool show_help = false;
+    bool frame_requested = true;    // "frame all" at the next rendered frame
+    std::string screenshot_path;    // written after the next rendered frame
+    int solo_muscle = -1;           // −1: none
+    std::vector<uint8_t> hidden;    // per muscle, user-hidden
+    std::string status;             // last message for the info overlay
+    std::string preset_path = "preset.json";
+    // Widget-only state (text fields, lists) kept here rather than in statics.
+    std::vector<std::string> scene_list;
+    std::string open_path;
+    std::string muscle_filter;
+};
+
+}  // namespace app::viewer
