@@ -1,0 +1,27 @@
+// `msxpbd gen`: every generated scene (SPEC §7, ANATOMY.md) as a glTF binary.
+// Deterministic: the same code gives the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace engine {
+
+struct GeneratedScene {
+    std::string id;        // "t5"
+    std::string file;      // "t5-arm-flexion.glb"
+    std::vector<uint8_t> glb;
+    size_t muscles = 0;
+    size_t muscle_vertices = 0;
+    size_t muscle_triangles = 0;
+};
+
+// Ids in order: t1 … t7, p1 … p4.
+std::vector<std::string> generatedSceneIds();
+// Builds one scene; returns an error for an unknown id.
+std::string generateScene(const std::string& id, GeneratedScene& out);
+// Writes every scene into `dir` (created if needed); `log` receives one line per file.
+std::string writeGeneratedScenes(const std::string& dir, std::vector<GeneratedScene>* summary = nullptr);
+
+}  // namespace engine

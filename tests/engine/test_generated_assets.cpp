@@ -1,0 +1,147 @@
+// The committed scenes (assets/scenes): they load, their muscles are closed
+// manifolds with positive volume, the counts match ANATOMY.md, attachments
+// and targets are valid, and regenerating them gives the same bytes.
+#include <filesystem>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "engine/scene.h"
+#include "engine/scene_generator.h"
+#include "gltf_test_util.h"
+#include "sim/mesh_topology.h"
+
+using namespace engine;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path assetDir() { return fs::path(MSXPBD_SOURCE_DIR) / "assets" / "scenes"; }
+
+std::map<std::string, fs::path> committed() {
+    std::map<std::string, fs::path> out;
+    if (!fs::exists(assetDir())) return out;
+    for (const auto& e : fs::directory_iterator(assetDir()))
+        if (e.path().extension() == ".glb") out[e.path().filename().string().substr(0, 2)] = e.path();
+    return out;
+}
+
+size_t heads(const Scene& s) {
+    size_t n = 0;
+    for (const auto& m : s.desc.muscles) n += m.origin_sets.size();
+    return n;
+}
+
+}  // namespace
+
+TEST(GeneratedAssets, EveryIdIsCommitted) {
+    auto files = committed();
+    for (const std::string& id : generatedSceneIds()) {
+        ASSERT_TRUE(files.count(id)) << id << " missing in " << assetDir();
+        EXPECT_EQ(files[id].filename().string().rfind(id + "-", 0), 0u) << files[id];
+    }
+}
+
+TEST(GeneratedAssets, LoadAndEveryMuscleIsAClosedManifold) {
+    for (const auto& [id, path] : committed()) {
+        Scene s;
+        ASSERT_EQ(loadScene(path.string(), s), "") << path;
+        ASSERT_FALSE(s.desc.muscles.empty()) << id;
+        EXPECT_FALSE(s.skeleton.joints.empty()) << id;
+        EXPECT_FALSE(s.meshes.empty()) << id;  // the skinned bone mesh
+        for (const sim::MuscleDesc& m : s.desc.muscles) {
+            EXPECT_EQ(sim::checkClosedManifold(m.vertices, m.triangles), "") << id << " " << m.name;
+            EXPECT_GT(sim::signedVolume(m.vertices, m.triangles), 0.0) << id << " " << m.name;
+            EXPECT_FALSE(m.origin_sets.empty());
+            EXPECT_EQ(m.insertion_sets.size(), 1u) << m.name;
+            EXPECT_FALSE(m.attachments.empty()) << m.name;
+            for (const auto& a : m.attachments) {
+                EXPECT_LT(a.vertex, m.vertices.size());
+                ASSERT_GE(a.body, 0);
+                EXPECT_LT(size_t(a.body), s.desc.bodies.size());
+            }
+            for (const auto& t : m.contact_targets) {
+                if (t.kind == sim::TargetDesc::Kind::Body)
+                    EXPECT_LT(size_t(t.index), s.desc.bodies.size());
+                else
+                    EXPECT_LT(size_t(t.index), s.desc.muscles.size());
+            }
+        }
+        EXPECT_EQ(s.body_joint.size(), s.desc.bodies.size());
+        // Body transforms at rest equal the bodies' rest transforms.
+        auto bt = s.bodyTransforms(-1, 0.0);
+        for (size_t b = 0; b < bt.size(); ++b)
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r) EXPECT_NEAR(bt[b][c][r], s.desc.bodies[b].transform[c][r], 1e-5f);
+    }
+}
+
+TEST(GeneratedAssets, CountsMatchAnatomy) {
+    auto files = committed();
+    for (const char* id : {"t5", "t6"}) {
+        Scene s;
+        ASSERT_EQ(loadScene(files[id].string(), s), "");
+        // 17 muscles of ANATOMY.md: the biceps' two heads are one manifold
+        // with two origin sets (16 meshes, 17 heads).
+        EXPECT_EQ(s.desc.muscles.size(), 16u) << id;
+        EXPECT_EQ(heads(s), 17u) << id;
+        EXPECT_TRUE(s.hasSensors()) << id;
+        ASSERT_EQ(s.animations.size(), 1u);
+        EXPECT_GT(s.duration(0), 3.0);
+    }
+    Scene t7;
+    ASSERT_EQ(loadScene(files["t7"].string(), t7), "");
+    EXPECT_GE(heads(t7), 120u);
+    EXPECT_LE(heads(t7), 140u);
+    EXPECT_GE(t7.desc.muscles.size(), 120u);
+    EXPECT_LE(t7.desc.muscles.size(), 140u);
+    Scene t2;
+    ASSERT_EQ(loadScene(files["t2"].string(), t2), "");
+    ASSERT_EQ(t2.desc.muscles.size(), 1u);
+    EXPECT_EQ(t2.desc.muscles[0].origin_sets.size(), 2u);  // two-headed, one manifold
+}
+
+TEST(GeneratedAssets, BicepsSensorRisesWithElbowFlexion) {
+    Scene s;
+    ASSERT_EQ(loadScene(committed()["t5"].string(), s), "");
+    size_t b = 0;
+    while (b < s.desc.muscles.size() && s.desc.muscles[b].name != "biceps_r") ++b;
+    ASSERT_LT(b, s.desc.muscles.size());
+    float a0 = *s.sensorActivation(b, 0, 0.0), a1 = *s.sensorActivation(b, 0, 1.0), a2 = *s.sensorActivation(b, 0, 2.0);
+    EXPECT_NEAR(a0, 0.0f, 1e-6f);
+    EXPECT_GT(a1, a0);
+    EXPECT_GT(a2, a1);
+}
+
+TEST(GeneratedAssets, AnimatedBonesCarryTheirAttachments) {
+    // At mid-flexion the ulna body moves; its attached biceps/brachialis
+    // vertices' targets move with it (target = T(t)·T(rest)⁻¹·rest).
+    Scene s;
+    ASSERT_EQ(loadScene(committed()["t5"].string(), s), "");
+    auto rest = s.bodyTransforms(0, 0.0);
+    auto mid = s.bodyTransforms(0, 2.0);
+    int ulna = -1;
+    for (size_t i = 0; i < s.desc.bodies.size(); ++i)
+        if (s.desc.bodies[i].name == "ulna_r") ulna = int(i);
+    ASSERT_GE(ulna, 0);
+    glm::vec3 tip = s.desc.bodies[size_t(ulna)].capsule_b;
+    glm::vec3 p0 = glm::vec3(rest[size_t(ulna)] * glm::vec4(tip, 1)), p1 = glm::vec3(mid[size_t(ulna)] * glm::vec4(tip, 1));
+    EXPECT_GT(p1.y - p0.y, 0.2f);  // forearm raised by ~130° of flexion
+    EXPECT_GT(p1.z, p0.z);         // forward
+}
+
+TEST(GeneratedAssets, RegenerationIsByteIdentical) {
+    auto dir = gltf_test::tempDir("regen");
+    ASSERT_EQ(writeGeneratedScenes(dir.string()), "");
+    auto files = committed();
+    for (const std::string& id : generatedSceneIds()) {
+        GeneratedScene g;
+        ASSERT_EQ(generateScene(id, g), "");
+        auto fresh = gltf_test::readFile(dir / g.file);
+        auto old = gltf_test::readFile(files[id]);
+        EXPECT_EQ(files[id].filename().string(), g.file);
+        EXPECT_TRUE(fresh == old) << g.file << " differs from the committed asset (run `msxpbd gen`)";
+        EXPECT_TRUE(fresh == g.glb) << g.file;
+    }
+    fs::remove_all(dir);
+}
