@@ -1,0 +1,111 @@
+// Screenshots of real scenes through the whole viewer (sim thread, renderer,
+// UI), run under `xvfb-run -a` by CTest. What a user would check by eye:
+// something is drawn, the muscle is in the middle, activation changes the
+// colours, every overlay changes the picture.
+#include <gtest/gtest.h>
+
+#include "engine/render/png_writer.h"
+#include "viewer_test_util.h"
+
+using namespace viewer_test;
+using engine::render::Overlay;
+
+namespace {
+const std::string kOut = std::string(MSXPBD_SOURCE_DIR) + "/build-screens";
+
+void save(const Image& im, const std::string& name) {
+    std::filesystem::create_directories(kOut);
+    engine::render::writePng(kOut + "/" + name, im.w, im.h, im.px);
+}
+}  // namespace
+
+TEST(ViewerScreenshot, T1IsDrawnWithTheMuscleInTheMiddle) {
+    auto v = openViewer("builtin:t1", 1280, 720);
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a)";
+    ASSERT_TRUE(v->runUntilSteps(20, 120.0));
+    v->frame();
+    save(grab(*v), "t1-ui.png");
+    // The panels cover the sides; the middle of the view is the muscle's.
+    v->actions().setUiVisible(false);
+    ASSERT_EQ(v->actions().execute("activation 0.5"), "");
+    ASSERT_TRUE(v->runUntilFresh(30.0));
+    v->frame();
+    Image im = grab(*v);
+    save(im, "t1.png");
+    ASSERT_GT(im.w, 0);
+    EXPECT_GT(stddev(im, kAll), 10.0) << "image is (nearly) uniform";
+    size_t muscle = saturatedPixels(im, kMiddle);
+    size_t area = size_t(0.3 * im.w * 0.4 * im.h);
+    EXPECT_GT(muscle, area / 10) << "too few muscle-coloured pixels in the middle";
+}
+
+TEST(ViewerScreenshot, ActivationChangesTheMuscleColours) {
+    auto v = openViewer("builtin:t1");
+    ASSERT_TRUE(v);
+    v->actions().setUiVisible(false);
+    ASSERT_EQ(v->actions().execute("activation 0"), "");
+    ASSERT_TRUE(v->runUntilSteps(15, 120.0));
+    v->frame();
+    Image a0 = grab(*v);
+    ASSERT_EQ(v->actions().execute("activation 1"), "");
+    uint64_t s = v->shown().steps;
+    ASSERT_TRUE(v->runUntilSteps(s + 15, 120.0));
+    v->frame();
+    Image a1 = grab(*v);
+    save(a0, "t1-a0.png");
+    save(a1, "t1-a1.png");
+    EXPECT_GT(meanAbsDiff(a0, a1, kMiddle), 8.0);
+}
+
+TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
+    auto v = openViewer("builtin:t1");
+    ASSERT_TRUE(v);
+    v->actions().setUiVisible(false);
+    // Colour groups exist only for the colouring solvers.
+    ASSERT_EQ(v->actions().execute("set solver coloring"), "");
+    ASSERT_TRUE(v->runUntilSteps(5, 120.0));
+    v->actions().setPlaying(false);
+    ASSERT_TRUE(v->runUntilFresh(30.0));
+    v->frame();
+    Image base = grab(*v);
+    for (int i = 0; i < engine::render::kOverlayCount; ++i) {
+        auto o = static_cast<Overlay>(i);
+        std::string name(engine::render::overlayName(o));
+        if (o == Overlay::Contacts && v->shown().contact_p.empty()) continue;  // nothing to show on t1
+        if (o == Overlay::ColorGroups && (!v->shown().scene || v->shown().scene->colors == 0)) continue;
+        v->actions().setOverlay(o, true);
+        if (o == Overlay::ErrorMap) {
+            ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error field
+        }
+        v->frame();
+        Image on = grab(*v);
+        save(on, "t1-overlay-" + name + ".png");
+        EXPECT_GT(changedPixels(base, on), size_t(20)) << "overlay " << name << " did not change the image";
+        v->actions().setOverlay(o, false);
+    }
+    v->frame();
+    EXPECT_LT(changedPixels(base, grab(*v)), size_t(20)) << "switching the overlays off does not restore the image";
+}
+
+TEST(ViewerScreenshot, T5FullArm) {
+    std::string t5 = t5Scene();
+    if (t5.empty()) GTEST_SKIP() << "assets/scenes/t5-*.glb not generated yet";
+    auto v = openViewer(t5, 960, 540);
+    ASSERT_TRUE(v);
+    ASSERT_TRUE(v->runUntilSteps(10, 300.0));
+    v->frame();
+    Image im = grab(*v);
+    save(im, "t5.png");
+    EXPECT_GT(stddev(im, kAll), 10.0);
+    EXPECT_GT(saturatedPixels(im, kMiddle), size_t(500));
+}
+
+TEST(ViewerScreenshot, ResizeKeepsRendering) {
+    auto v = openViewer("builtin:t1", 320, 240);
+    ASSERT_TRUE(v);
+    ASSERT_TRUE(v->runUntilSteps(2, 60.0));
+    v->frame();
+    Image small = grab(*v);
+    EXPECT_EQ(small.w, 320);
+    EXPECT_EQ(small.h, 240);
+}
