@@ -19,7 +19,7 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
     }
     if (auto s = args.get("--mode")) {
         auto m = sim::parseMode(*s);
-        if (!m) throw CliError("--mode '" + *s + "' is unknown (valid: xpbd, pbd)");
+        if (!m) throw CliError("--mode '" + *s + "' is unknown (valid: xpbd, pbd, pbd-raw)");
         p.mode = *m;
     }
     if (auto s = args.get("--fiber")) {
@@ -57,7 +57,8 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
 std::string solverFlagsHelp() {
     std::ostringstream os;
     os << "  --solver sst|jacobi|coloring|hybrid\n"
-          "  --mode xpbd|pbd          constraint formulation (pbd: iteration-dependent stiffness)\n"
+          "  --mode xpbd|pbd|pbd-raw  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
+          "                           PBD with k applied raw at every iteration\n"
           "  --fiber paper|projected  fibre rest-length form (SPEC 4.1)\n"
           "  --stiffness FAMILY=K     families: fiber structure volume contact sliding plane;\n"
           "                           xpbd K in (0, inf] (inf = hard), pbd K in [0, 1]\n";

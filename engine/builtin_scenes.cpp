@@ -1,10 +1,17 @@
 // Built-in scenes made in code: the thesis' T1, P1 and P2 (SPEC §7). The glTF
 // versions of every scene are written by `msxpbd gen`.
 //
-// Our choice for T1: the thesis' T1 is an oval that rests, activates and
-// relaxes. It is held by its origin tip only (the top), hanging under
-// gravity, so that activation visibly shortens it; P1 holds the same oval at
-// both tips over a plane (the thesis' P1 profiling scene).
+// Our choices:
+// - T1 (the thesis' oval that rests, activates and relaxes) is held by its
+//   origin tip only, so activation visibly shortens it, and is weightless:
+//   a soft body hanging from one tip converges slowly under Gauss-Seidel at
+//   one substep (the classic long-chain problem), which would hide the
+//   activation loop behind solver sag. P2 (held by one vertex each) is
+//   weightless for the same reason.
+// - P1 holds the same oval at both tips over a plane, with gravity.
+// - "hang" is the students' iteration-count study: a coarse oval hanging
+//   under gravity from its top, where XPBD's elongation does not depend on
+//   the iteration count and PBD's does.
 #include "engine/builtin_scenes.h"
 
 #include <glm/geometric.hpp>
@@ -56,6 +63,7 @@ uint32_t extremeVertex(const std::vector<glm::vec3>& v, glm::vec3 dir) {
 
 void makeT1(Scene& s) {
     s.desc.name = "t1";
+    s.desc.gravity_scale = 0.0f;
     int anchor = addAnchor(s, "anchor");
     // Hanging vertically: origin tip at the top (y = 0.45), insertion at the bottom.
     MeshData oval = makeOval({0.0f, 0.35f, 0.0f}, {0.0f, -1.0f, 0.0f}, kOvalHalfLength, kOvalRadius, kOvalRings,
@@ -80,6 +88,7 @@ void makeP1(Scene& s) {
 
 void makeP2(Scene& s) {
     s.desc.name = "p2";
+    s.desc.gravity_scale = 0.0f;
     int anchor = addAnchor(s, "anchor");
     // An oval hanging from its top pole and a cube hanging from the top corner
     // nearest to it, side by side and touching once the cube swings in; a
@@ -98,11 +107,20 @@ void makeP2(Scene& s) {
     s.desc.planes.push_back({{0.0f, 0.14f, 0.0f}, {0.0f, 1.0f, 0.0f}});
 }
 
+void makeHang(Scene& s) {
+    s.desc.name = "hang";
+    int anchor = addAnchor(s, "anchor");
+    MeshData oval = makeOval({0.0f, 0.35f, 0.0f}, {0.0f, -1.0f, 0.0f}, kOvalHalfLength, kOvalRadius, 16, 12, 1);
+    sim::MuscleDesc m = muscleFromMesh("oval", oval);
+    attachSets(m, oval.origin_sets, anchor);
+    s.desc.muscles.push_back(std::move(m));
+}
+
 struct Builtin {
     const char* name;
     void (*make)(Scene&);
 };
-constexpr Builtin kBuiltins[] = {{"t1", makeT1}, {"p1", makeP1}, {"p2", makeP2}};
+constexpr Builtin kBuiltins[] = {{"t1", makeT1}, {"p1", makeP1}, {"p2", makeP2}, {"hang", makeHang}};
 
 }  // namespace
 

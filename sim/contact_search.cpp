@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <tuple>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "sim/geometry.h"
 #include "sim/world.h"
 
 namespace sim {
@@ -14,79 +15,159 @@ namespace sim {
 namespace {
 bool sameTarget(const TargetDesc& a, const TargetDesc& b) { return a.kind == b.kind && a.index == b.index; }
 
-bool listed(const std::vector<TargetDesc>& list, const TargetDesc& t) {
-    for (const auto& x : list)
-        if (sameTarget(x, t)) return true;
-    return false;
-}
-
 uint64_t hashCell(int64_t x, int64_t y, int64_t z) {
-    // Large odd multipliers (Teschner et al. 2003 style), mixed into 64 bits.
     uint64_t h = uint64_t(x) * 73856093ull ^ uint64_t(y) * 19349663ull ^ uint64_t(z) * 83492791ull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 32);
 }
+
+bool inside(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
+    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+}
+
+float angleAt(glm::vec3 at, glm::vec3 u, glm::vec3 v) {
+    glm::vec3 a = u - at, b = v - at;
+    float la = glm::length(a), lb = glm::length(b);
+    if (!(la > 0.0f && lb > 0.0f)) return 0.0f;
+    return std::acos(std::clamp(glm::dot(a, b) / (la * lb), -1.0f, 1.0f));
+}
+
+glm::vec3 safeNormalize(glm::vec3 v) {
+    float l = glm::length(v);
+    return l > 0.0f ? v / l : glm::vec3(0.0f);
+}
 }  // namespace
 
+int ContactSearch::targetIndex(const TargetDesc& t) const {
+    for (size_t i = 0; i < targets_.size(); ++i)
+        if (sameTarget(targets_[i].desc, t)) return int(i);
+    return -1;
+}
+
 void ContactSearch::prepare(const World& w) {
-    slots_.assign(w.particles.size() * kSlots, Slot{});
-    wants_.assign(w.particles.size(), 0);
-    size_t tri_count = 0;
-    std::vector<uint8_t> is_target(w.muscles.size() + w.bodies.size(), 0);
-    for (const auto& m : w.muscles) {
-        if (!m.contact_targets.empty())
-            std::fill(wants_.begin() + m.first, wants_.begin() + m.first + m.surface_count, 1);
-        for (const auto* list : {&m.contact_targets, &m.sliding_targets})
-            for (const auto& t : *list) {
-                size_t k = t.kind == TargetDesc::Kind::Muscle ? size_t(t.index) : w.muscles.size() + size_t(t.index);
-                if (is_target[k]) continue;
-                is_target[k] = 1;
-                tri_count += t.kind == TargetDesc::Kind::Muscle ? w.muscles[size_t(t.index)].tri_count
-                                                                : w.bodies[size_t(t.index)].triangles.size();
+    targets_.clear();
+    muscle_targets_.assign(w.muscles.size(), {});
+    size_t total_tris = 0, max_vertices = 0;
+    auto add = [&](const TargetDesc& t) {
+        int found = targetIndex(t);
+        if (found >= 0) return uint32_t(found);
+        Target T;
+        T.desc = t;
+        if (t.kind == TargetDesc::Kind::Muscle) {
+            const Muscle& m = w.muscles[size_t(t.index)];
+            T.first_particle = m.first;
+            T.vertex_count = m.surface_count;
+            for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k)
+                T.tris.push_back(w.triangles[k] - glm::uvec3(m.first));
+        } else {
+            const Body& b = w.bodies[size_t(t.index)];
+            T.vertex_count = uint32_t(b.vertices.size());
+            T.tris = b.triangles;
+        }
+        // Neighbour across each edge, for the edge pseudo-normals.
+        std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> half;  // (from, to, triangle)
+        for (uint32_t k = 0; k < T.tris.size(); ++k)
+            for (int e = 0; e < 3; ++e) half.emplace_back(T.tris[k][e], T.tris[k][(e + 1) % 3], k);
+        std::sort(half.begin(), half.end());
+        T.neighbour.assign(T.tris.size(), glm::uvec3(0));
+        for (uint32_t k = 0; k < T.tris.size(); ++k)
+            for (int e = 0; e < 3; ++e) {
+                auto key = std::make_tuple(T.tris[k][(e + 1) % 3], T.tris[k][e], 0u);
+                auto it = std::lower_bound(half.begin(), half.end(), key);
+                bool ok = it != half.end() && std::get<0>(*it) == std::get<0>(key) && std::get<1>(*it) == std::get<1>(key);
+                T.neighbour[k][e] = ok ? std::get<2>(*it) : k;
             }
+        T.tri_offset = uint32_t(total_tris);
+        total_tris += T.tris.size();
+        max_vertices = std::max<size_t>(max_vertices, T.vertex_count);
+        targets_.push_back(std::move(T));
+        return uint32_t(targets_.size() - 1);
+    };
+    for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
+        for (const auto& t : w.muscles[mi].contact_targets) muscle_targets_[mi].push_back(add(t));
+        for (const auto& t : w.muscles[mi].sliding_targets) add(t);
     }
+    size_t max_tris = 0;
+    for (const auto& T : targets_) max_tris = std::max(max_tris, T.tris.size());
+    positions_.resize(max_vertices);
+    vertex_normals_.resize(max_vertices);
+    face_normals_.resize(max_tris);
     tris_.clear();
-    tris_.reserve(tri_count);
-    entries_.clear();
-    entries_.reserve(tri_count * 8);
+    tris_.reserve(total_tris);
+    entries_.reserve(total_tris * 8);
+    entry_bucket_.reserve(total_tris * 8);
+    slots_.assign(w.particles.size() * kSlots, Slot{});
 }
 
-uint64_t ContactSearch::cellKey(glm::vec3 p) const {
-    glm::vec3 c = glm::floor(p / cell_);
-    return hashCell(int64_t(c.x), int64_t(c.y), int64_t(c.z));
-}
-
-void ContactSearch::buildGrid(const World& w, float search) {
+void ContactSearch::buildTriangles(const World& w, float search) {
     tris_.clear();
-    entries_.clear();
-    // Gather every target's current triangles once (a target shared by many
-    // muscles is inserted once).
-    std::vector<TargetDesc> seen;
-    double edge_sum = 0.0;
-    for (const auto& m : w.muscles)
-        for (const auto* list : {&m.contact_targets, &m.sliding_targets})
-            for (const auto& t : *list) {
-                if (listed(seen, t)) continue;
-                seen.push_back(t);
-                if (t.kind == TargetDesc::Kind::Muscle) {
-                    const Muscle& tm = w.muscles[size_t(t.index)];
-                    const auto& X = w.particles.p;
-                    for (uint32_t k = tm.tri_begin; k < tm.tri_begin + tm.tri_count; ++k) {
-                        const auto& tri = w.triangles[k];
-                        tris_.push_back({X[tri.x], X[tri.y], X[tri.z], t});
-                    }
-                } else {
-                    const Body& b = w.bodies[size_t(t.index)];
-                    for (const auto& tri : b.triangles) {
-                        auto world = [&](uint32_t i) { return glm::vec3(b.now * glm::vec4(b.vertices[i], 1.0f)); };
-                        tris_.push_back({world(tri.x), world(tri.y), world(tri.z), t});
-                    }
-                }
+    for (uint32_t ti = 0; ti < targets_.size(); ++ti) {
+        Target& T = targets_[ti];
+        if (T.desc.kind == TargetDesc::Kind::Body) {
+            const Body& b = w.bodies[size_t(T.desc.index)];
+            for (uint32_t v = 0; v < T.vertex_count; ++v)
+                positions_[v] = glm::vec3(b.now * glm::vec4(b.vertices[v], 1.0f));
+            if (T.tris.empty()) {  // capsule
+                glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
+                glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
+                T.lo = glm::min(a, c) - (b.capsule_radius + search);
+                T.hi = glm::max(a, c) + (b.capsule_radius + search);
+                continue;
             }
+        } else {
+            const auto& p = w.particles.p;
+            for (uint32_t v = 0; v < T.vertex_count; ++v) positions_[v] = p[T.first_particle + v];
+        }
+        // Face normals and angle-weighted vertex pseudo-normals.
+        std::fill(vertex_normals_.begin(), vertex_normals_.begin() + T.vertex_count, glm::vec3(0.0f));
+        glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+        for (uint32_t k = 0; k < T.tris.size(); ++k) {
+            const glm::uvec3 t = T.tris[k];
+            glm::vec3 a = positions_[t.x], b = positions_[t.y], c = positions_[t.z];
+            glm::vec3 n = safeNormalize(glm::cross(b - a, c - a));
+            face_normals_[k] = n;
+            vertex_normals_[t.x] += angleAt(a, b, c) * n;
+            vertex_normals_[t.y] += angleAt(b, c, a) * n;
+            vertex_normals_[t.z] += angleAt(c, a, b) * n;
+            lo = glm::min(lo, glm::min(glm::min(a, b), c));
+            hi = glm::max(hi, glm::max(glm::max(a, b), c));
+        }
+        T.lo = lo - search;
+        T.hi = hi + search;
+        for (uint32_t k = 0; k < T.tris.size(); ++k) {
+            const glm::uvec3 t = T.tris[k];
+            Tri tri;
+            tri.a = positions_[t.x];
+            tri.b = positions_[t.y];
+            tri.c = positions_[t.z];
+            tri.normals.face = face_normals_[k];
+            for (int e = 0; e < 3; ++e) {
+                tri.normals.vertex[e] = safeNormalize(vertex_normals_[t[e]]);
+                tri.normals.edge[e] = safeNormalize(face_normals_[k] + face_normals_[T.neighbour[k][e]]);
+            }
+            tri.target = ti;
+            tris_.push_back(tri);
+        }
+    }
+}
+
+uint32_t ContactSearch::bucketOf(glm::vec3 p) const {
+    glm::vec3 c = glm::floor(p / cell_);
+    return uint32_t(hashCell(int64_t(c.x), int64_t(c.y), int64_t(c.z))) & bucket_mask_;
+}
+
+void ContactSearch::buildGrid(float search) {
+    double edge_sum = 0.0;
     for (const auto& t : tris_) edge_sum += glm::length(t.b - t.a);
-    float mean_edge = tris_.empty() ? search : float(edge_sum / double(tris_.size()));
-    cell_ = std::max(2.0f * search, 1.5f * mean_edge);
+    const float mean_edge = tris_.empty() ? search : float(edge_sum / double(tris_.size()));
+    cell_ = std::max(search, 1.5f * mean_edge);
+    uint32_t buckets = 1024;
+    while (buckets < tris_.size() * 4) buckets <<= 1;
+    bucket_mask_ = buckets - 1;
+    bucket_start_.assign(size_t(buckets) + 1, 0);
+    entry_bucket_.clear();
+    // Pass 1: the bucket of every (triangle, overlapped cell) pair.
     for (uint32_t k = 0; k < tris_.size(); ++k) {
         const Tri& t = tris_[k];
         glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
@@ -94,66 +175,95 @@ void ContactSearch::buildGrid(const World& w, float search) {
         glm::ivec3 c0 = glm::ivec3(glm::floor(lo / cell_)), c1 = glm::ivec3(glm::floor(hi / cell_));
         for (int z = c0.z; z <= c1.z; ++z)
             for (int y = c0.y; y <= c1.y; ++y)
-                for (int x = c0.x; x <= c1.x; ++x) entries_.push_back({hashCell(x, y, z), k});
+                for (int x = c0.x; x <= c1.x; ++x) {
+                    uint32_t b = uint32_t(hashCell(x, y, z)) & bucket_mask_;
+                    entry_bucket_.push_back(b);
+                    ++bucket_start_[b + 1];
+                }
     }
-    std::sort(entries_.begin(), entries_.end());
+    // Pass 2: prefix sums; pass 3: stable fill (deterministic order).
+    for (uint32_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
+    entries_.resize(entry_bucket_.size());
+    std::vector<uint32_t>& cursor = entry_cursor_;
+    cursor.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+    size_t e = 0;
+    for (uint32_t k = 0; k < tris_.size(); ++k) {
+        const Tri& t = tris_[k];
+        glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
+        glm::vec3 hi = glm::max(glm::max(t.a, t.b), t.c) + search;
+        glm::ivec3 c0 = glm::ivec3(glm::floor(lo / cell_)), c1 = glm::ivec3(glm::floor(hi / cell_));
+        const size_t cells = size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) * size_t(c1.z - c0.z + 1);
+        for (size_t i = 0; i < cells; ++i) entries_[cursor[entry_bucket_[e++]]++] = k;
+    }
 }
 
 template <typename F>
 void ContactSearch::forCandidates(glm::vec3 p, F&& f) const {
-    uint64_t key = cellKey(p);
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), std::make_pair(key, uint32_t(0)));
-    for (; it != entries_.end() && it->first == key; ++it) f(tris_[it->second]);
+    if (tris_.empty()) return;
+    uint32_t b = bucketOf(p);
+    for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) f(tris_[entries_[e]]);
 }
 
 void ContactSearch::findContacts(World& w, float search) {
-    buildGrid(w, search);
+    search_ = search;
+    buildTriangles(w, search);
+    buildGrid(search);
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.particles.size());
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
         Slot* s = &slots_[size_t(i) * kSlots];
         for (int k = 0; k < kSlots; ++k) s[k].valid = 0;
-        if (!wants_[size_t(i)] || w.particles.w[size_t(i)] == 0.0f) continue;
-        const Muscle& m = w.muscles[w.particles.muscle[size_t(i)]];
-        glm::vec3 p = X[size_t(i)];
-        // Best point per nearby target; keep the kSlots closest targets.
-        TargetDesc best_t[kSlots];
+        if (w.particles.w[size_t(i)] == 0.0f) continue;
+        const uint32_t mi = w.particles.muscle[size_t(i)];
+        const Muscle& m = w.muscles[mi];
+        if (uint32_t(i) >= m.first + m.surface_count) continue;  // branch points are inside
+        const auto& list = muscle_targets_[mi];
+        const glm::vec3 p = X[size_t(i)];
+        bool near = false;
+        for (uint32_t t : list) near = near || inside(p, targets_[t].lo, targets_[t].hi);
+        if (!near) continue;
+        // Closest point per nearby target; keep the kSlots deepest targets.
+        uint32_t best_t[kSlots];
         ClosestPoint best[kSlots];
-        auto offer = [&](const TargetDesc& t, const ClosestPoint& c) {
-            if (!c.valid || c.signed_distance > search) return;
+        // Only points within the search band count: every triangle that close
+        // is in this particle's bucket, so the closest of them is the true
+        // closest point; farther ones may be hash collisions from anywhere.
+        auto offer = [&](uint32_t t, const ClosestPoint& c) {
+            if (!c.valid || c.distance > search) return;
             for (int k = 0; k < kSlots; ++k)
-                if (best[k].valid && sameTarget(best_t[k], t)) {
+                if (best[k].valid && best_t[k] == t) {
                     if (c.distance < best[k].distance) best[k] = c;
                     return;
                 }
-            int worst = -1;
-            for (int k = 0; k < kSlots; ++k)
-                if (!best[k].valid) { worst = k; break; }
-            if (worst < 0) {
-                worst = 0;
+            int slot = -1;
+            for (int k = 0; k < kSlots && slot < 0; ++k)
+                if (!best[k].valid) slot = k;
+            if (slot < 0) {
+                slot = 0;
                 for (int k = 1; k < kSlots; ++k)
-                    if (best[k].signed_distance > best[worst].signed_distance) worst = k;
-                if (c.signed_distance >= best[worst].signed_distance) return;
+                    if (best[k].distance > best[slot].distance) slot = k;
+                if (c.distance >= best[slot].distance) return;
             }
-            best[worst] = c;
-            best_t[worst] = t;
+            best[slot] = c;
+            best_t[slot] = t;
         };
         forCandidates(p, [&](const Tri& t) {
-            if (listed(m.contact_targets, t.owner)) offer(t.owner, closestOnTriangle(p, t.a, t.b, t.c));
+            if (std::find(list.begin(), list.end(), t.target) != list.end())
+                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals));
         });
-        for (const auto& t : m.contact_targets) {
-            if (t.kind != TargetDesc::Kind::Body) continue;
-            const Body& b = w.bodies[size_t(t.index)];
-            if (!b.triangles.empty() || !(b.capsule_radius > 0.0f)) continue;
-            glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
-            glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
-            offer(t, closestOnCapsule(p, a, c, b.capsule_radius));
+        for (uint32_t t : list) {
+            const Target& T = targets_[t];
+            if (T.desc.kind != TargetDesc::Kind::Body || !T.tris.empty()) continue;
+            const Body& b = w.bodies[size_t(T.desc.index)];
+            if (!(b.capsule_radius > 0.0f)) continue;
+            offer(t, closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
+                                      glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius));
         }
         for (int k = 0; k < kSlots; ++k)
-            if (best[k].valid) s[k] = {best[k].point, best[k].normal, best[k].signed_distance, 1};
+            if (best[k].valid && best[k].signed_distance < search) s[k] = {best[k].point, best[k].normal, 1};
     }
-    // Compaction in particle order: deterministic.
+    // Compaction in particle order: the same list for any thread count.
     w.contacts.clear();
     for (size_t i = 0; i < size_t(n); ++i)
         for (int k = 0; k < kSlots; ++k) {
@@ -169,17 +279,20 @@ void ContactSearch::updateSliding(World& w) const {
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) {
         SlidingConnection& s = w.sliding[size_t(k)];
+        const int ti = targetIndex(s.target);
+        if (ti < 0) continue;
+        const Target& T = targets_[size_t(ti)];
         glm::vec3 p = X[s.particle];
         ClosestPoint best;
-        if (s.target.kind == TargetDesc::Kind::Body && w.bodies[size_t(s.target.index)].triangles.empty()) {
-            const Body& b = w.bodies[size_t(s.target.index)];
+        if (T.desc.kind == TargetDesc::Kind::Body && T.tris.empty()) {
+            const Body& b = w.bodies[size_t(T.desc.index)];
             best = closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
                                     glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius);
         } else {
             forCandidates(p, [&](const Tri& t) {
-                if (!sameTarget(t.owner, s.target)) return;
-                ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c);
-                if (c.valid && (!best.valid || c.distance < best.distance)) best = c;
+                if (t.target != uint32_t(ti)) return;
+                ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
+                if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c;
             });
         }
         if (best.valid) s.q = best.point;

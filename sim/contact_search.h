@@ -1,8 +1,13 @@
-// Per-substep contact search (SPEC §4.5) and sliding re-projection (§4.6):
-// a hashed uniform grid over the current triangles of every contact/sliding
-// target (bone meshes in their substep transform, muscle surfaces at p), then
-// an independent closest-point query per particle, run in parallel and
-// written to per-particle slots so the result is the same for any thread count.
+// Per-substep contact search (SPEC §4.5) and sliding re-projection (§4.6).
+//
+// Every contact/sliding target (a bone mesh in its substep transform, or a
+// muscle surface at the predicted positions p) contributes its triangles,
+// with angle-weighted pseudo-normals so inside/outside is decided reliably
+// near edges and corners. Triangles go into a hashed uniform grid built by a
+// counting sort (linear time, deterministic). Each particle then queries its
+// cell independently, in parallel, writing to its own slots; a sequential
+// compaction in particle order gives the same contact list for any thread
+// count.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +15,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "sim/geometry.h"
 #include "sim/scene_desc.h"
 
 namespace sim {
@@ -18,37 +24,57 @@ struct World;
 
 class ContactSearch {
 public:
-    // Sizes the buffers for a world (called once per topology).
+    // Derives the static target topology for a world (once per topology).
     void prepare(const World& w);
     // Rebuilds the grid from the current target positions and fills
-    // w.contacts (and resets their λ). `search` is the signed distance within
-    // which a particle gets a contact (projected only while C < 0).
+    // w.contacts (their λ reset). A particle gets a contact with a target when
+    // its signed distance to it is below `search` (projected only while C < 0).
     void findContacts(World& w, float search);
     // Moves each sliding connection's q to the closest target point near p.
     void updateSliding(World& w) const;
 
 private:
+    struct Target {
+        TargetDesc desc;
+        std::vector<glm::uvec3> tris;       // indices into this target's vertices
+        std::vector<glm::uvec3> neighbour;  // triangle across edge ab, bc, ca
+        uint32_t vertex_count = 0;
+        uint32_t first_particle = 0;        // muscles: particle of vertex 0
+        uint32_t tri_offset = 0;            // into tris_
+        glm::vec3 lo{0.0f}, hi{0.0f};       // current bounds (expanded by search)
+    };
     struct Tri {
         glm::vec3 a, b, c;
-        TargetDesc owner;
+        TriNormals normals;
+        uint32_t target;  // index into targets_
     };
     struct Slot {
         glm::vec3 q, n;
-        float d;
         int32_t valid;
     };
     static constexpr int kSlots = 2;  // contacts kept per particle (closest targets)
 
-    uint64_t cellKey(glm::vec3 p) const;
-    void buildGrid(const World& w, float search);
+    int targetIndex(const TargetDesc& t) const;
+    void buildTriangles(const World& w, float search);
+    void buildGrid(float search);
+    uint32_t bucketOf(glm::vec3 p) const;
     template <typename F>
     void forCandidates(glm::vec3 p, F&& f) const;
 
-    float cell_ = 0.01f;
+    std::vector<Target> targets_;
+    std::vector<std::vector<uint32_t>> muscle_targets_;  // per muscle: its contact targets (indices)
+    std::vector<glm::vec3> positions_;                   // scratch: one target's current vertices
+    std::vector<glm::vec3> vertex_normals_;              // scratch: angle-weighted vertex normals
+    std::vector<glm::vec3> face_normals_;                // scratch: one target's face normals
     std::vector<Tri> tris_;
-    std::vector<std::pair<uint64_t, uint32_t>> entries_;  // (cell key, triangle), sorted
-    std::vector<Slot> slots_;                             // kSlots per particle
-    std::vector<uint8_t> wants_;                          // particle has contact targets
+    float cell_ = 0.01f;
+    float search_ = 0.01f;
+    uint32_t bucket_mask_ = 0;
+    std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
+    std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
+    std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
+    std::vector<uint32_t> entry_cursor_;  // scratch: fill position per bucket
+    std::vector<Slot> slots_;             // kSlots per particle
 };
 
 }  // namespace sim

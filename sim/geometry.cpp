@@ -8,46 +8,71 @@
 
 namespace sim {
 
-glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, int& region) {
+glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, TriFeature& feature) {
     glm::vec3 ab = b - a, ac = c - a, ap = p - a;
     float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-    region = 2;
-    if (d1 <= 0.0f && d2 <= 0.0f) return a;
+    if (d1 <= 0.0f && d2 <= 0.0f) {
+        feature = TriFeature::VertexA;
+        return a;
+    }
     glm::vec3 bp = p - b;
     float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-    if (d3 >= 0.0f && d4 <= d3) return b;
+    if (d3 >= 0.0f && d4 <= d3) {
+        feature = TriFeature::VertexB;
+        return b;
+    }
     float vc = d1 * d4 - d3 * d2;
-    region = 1;
-    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + ab * (d1 / (d1 - d3));
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+        feature = TriFeature::EdgeAB;
+        return a + ab * (d1 / (d1 - d3));
+    }
     glm::vec3 cp = p - c;
     float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-    region = 2;
-    if (d6 >= 0.0f && d5 <= d6) return c;
+    if (d6 >= 0.0f && d5 <= d6) {
+        feature = TriFeature::VertexC;
+        return c;
+    }
     float vb = d5 * d2 - d1 * d6;
-    region = 1;
-    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + ac * (d2 / (d2 - d6));
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+        feature = TriFeature::EdgeCA;
+        return a + ac * (d2 / (d2 - d6));
+    }
     float va = d3 * d6 - d5 * d4;
-    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+        feature = TriFeature::EdgeBC;
         return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    region = 0;
+    }
+    feature = TriFeature::Face;
     float denom = 1.0f / (va + vb + vc);
     return a + ab * (vb * denom) + ac * (vc * denom);
 }
 
-ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, const TriNormals* normals) {
     ClosestPoint r;
     glm::vec3 n = glm::cross(b - a, c - a);
     float nl = glm::length(n);
     if (!(nl > 0.0f)) return r;
     n /= nl;
-    int region = 0;
-    r.point = closestPointOnTriangle(p, a, b, c, region);
+    TriFeature feature;
+    r.point = closestPointOnTriangle(p, a, b, c, feature);
     glm::vec3 d = p - r.point;
     r.distance = glm::length(d);
-    float side = glm::dot(d, n);
-    if (region == 0 || !(r.distance > 1e-9f)) {
+    glm::vec3 pseudo = n;
+    if (normals) {
+        switch (feature) {
+            case TriFeature::Face: pseudo = normals->face; break;
+            case TriFeature::VertexA: pseudo = normals->vertex[0]; break;
+            case TriFeature::VertexB: pseudo = normals->vertex[1]; break;
+            case TriFeature::VertexC: pseudo = normals->vertex[2]; break;
+            case TriFeature::EdgeAB: pseudo = normals->edge[0]; break;
+            case TriFeature::EdgeBC: pseudo = normals->edge[1]; break;
+            case TriFeature::EdgeCA: pseudo = normals->edge[2]; break;
+        }
+    }
+    float side = glm::dot(d, pseudo);
+    if (feature == TriFeature::Face || !(r.distance > 1e-9f)) {
         r.normal = n;
-        r.signed_distance = side;
+        r.signed_distance = glm::dot(d, n);
     } else {
         float s = side < 0.0f ? -1.0f : 1.0f;
         r.normal = s * d / r.distance;

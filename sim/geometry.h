@@ -2,6 +2,8 @@
 // geometric half of SPEC §4.5–4.6), as small pure functions.
 #pragma once
 
+#include <cstdint>
+
 #include <glm/vec3.hpp>
 
 #include "sim/scene_desc.h"
@@ -18,15 +20,28 @@ struct ClosestPoint {
     float signed_distance = 0.0f;  // (p − point)·normal: negative inside the target
 };
 
-// Closest point on triangle abc to p (Ericson, Real-Time Collision Detection
-// 5.1.5). `region` is 0 for the face interior, 1 for an edge, 2 for a vertex.
-glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, int& region);
+// Which feature of triangle abc a closest point lies on.
+enum class TriFeature : uint8_t { Face, VertexA, VertexB, VertexC, EdgeAB, EdgeBC, EdgeCA };
 
-// Closest point on a triangle with an outward normal and signed distance:
-// on the face interior the face normal; on an edge or vertex the direction to
-// p, signed by the face normal (so points inside a closed mesh come out
-// negative).
-ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
+// Closest point on triangle abc to p (Ericson, Real-Time Collision Detection
+// 5.1.5), and the feature it lies on.
+glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, TriFeature& feature);
+
+// Angle-weighted pseudo-normals of a triangle's features (Bærentzen & Aanæs
+// 2005): the sign of (p − q)·N(feature) tells inside from outside a closed
+// mesh reliably, also when q is on an edge or a vertex.
+struct TriNormals {
+    glm::vec3 face;
+    glm::vec3 vertex[3];  // a, b, c
+    glm::vec3 edge[3];    // ab, bc, ca
+};
+
+// Closest point on a triangle with an outward normal and signed distance.
+// On the face interior: the face normal. On an edge or a vertex: the
+// direction to p, signed by the feature's pseudo-normal (or by the face normal
+// when no pseudo-normals are given).
+ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c,
+                               const TriNormals* normals = nullptr);
 
 // Capsule around segment ab with radius r.
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);

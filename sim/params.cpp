@@ -9,7 +9,7 @@ namespace {
 constexpr std::array<std::string_view, kFamilyCount> kFamilyNames = {
     "fiber", "structure", "volume", "contact", "sliding", "plane"};
 constexpr std::array<std::string_view, 4> kSolverNames = {"sst", "jacobi", "coloring", "hybrid"};
-constexpr std::array<std::string_view, 2> kModeNames = {"xpbd", "pbd"};
+constexpr std::array<std::string_view, 3> kModeNames = {"xpbd", "pbd", "pbd-raw"};
 constexpr std::array<std::string_view, 2> kFiberFormNames = {"paper", "projected"};
 
 template <typename E, size_t N>
@@ -114,7 +114,7 @@ std::string validateStiffness(ConstraintMode mode, Family f, float k) {
         os << "stiffness " << familyName(f) << " is not a number";
     } else if (mode == ConstraintMode::Xpbd && !(k > 0.0f)) {
         os << "stiffness " << familyName(f) << "=" << k << " out of range: xpbd needs k in (0, inf]";
-    } else if (mode == ConstraintMode::Pbd && !(k >= 0.0f && k <= 1.0f)) {
+    } else if (mode != ConstraintMode::Xpbd && !(k >= 0.0f && k <= 1.0f)) {
         os << "stiffness " << familyName(f) << "=" << k << " out of range: pbd needs k in [0, 1]";
     }
     return os.str();

@@ -33,7 +33,11 @@ struct FamilyStiffness {
 };
 
 enum class SolverKind : uint8_t { Sst, Jacobi, Coloring, Hybrid };
-enum class ConstraintMode : uint8_t { Xpbd, Pbd };
+// XPBD (Macklin 2016); PBD with the iteration-corrected stiffness
+// k' = 1 − (1 − k)^(1/n) (Müller 2007, SPEC §4); and PBD with k applied raw at
+// every iteration (the original formulation, whose stiffness grows with the
+// iteration count — the contrast of the students' study).
+enum class ConstraintMode : uint8_t { Xpbd, Pbd, PbdRaw };
 enum class FiberForm : uint8_t { Paper, Projected };
 
 std::string_view solverName(SolverKind s);
@@ -64,6 +68,7 @@ struct SolverParams {
     const FamilyStiffness& stiffness() const {
         return mode == ConstraintMode::Xpbd ? xpbd_stiffness : pbd_stiffness;
     }
+    bool pbd() const { return mode != ConstraintMode::Xpbd; }
     FamilyStiffness& stiffness() {
         return mode == ConstraintMode::Xpbd ? xpbd_stiffness : pbd_stiffness;
     }

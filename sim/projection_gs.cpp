@@ -8,10 +8,8 @@
 namespace sim::gs {
 
 namespace {
-inline bool finite3(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 inline bool report(IterationContext& ctx, Family f, size_t index, uint32_t particle, glm::vec3 value) {
-    if (!ctx.check || finite3(value)) return false;
+    if (!ctx.check || sanePosition(value)) return false;
     *ctx.check = {f, false, int64_t(index), particle};
     return true;
 }

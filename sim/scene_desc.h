@@ -71,6 +71,10 @@ struct SceneDesc {
     std::vector<MuscleDesc> muscles;
     std::vector<PlaneDesc> planes;
     float sliding_radius = 0.01f;  // m: setup radius for sliding connections
+    // Multiplies SolverParams::gravity for this scene: 0 makes a scene
+    // weightless (the built-in T1 and P2 float like the thesis' test scenes,
+    // so activation is seen alone; hanging studies use builtin:hang).
+    float gravity_scale = 1.0f;
 };
 
 }  // namespace sim

@@ -17,8 +17,6 @@ namespace sim {
 
 namespace {
 inline bool finite3(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-// Positions beyond this (m) are treated as a blow-up even while finite.
-constexpr float kBlowUpDistance = 1.0e5f;
 inline int fi(Family f) { return static_cast<int>(f); }
 
 // Interpolates a rigid (optionally scaled) transform: translation and scale
@@ -160,7 +158,7 @@ void Simulation::prepareFrame(float dt) {
             scale = 1.0f;
         } else {
             alpha_tilde = 0.0f;
-            scale = k >= 1.0f ? 1.0f : 1.0f - std::pow(1.0f - k, inv_iter);
+            scale = params_.mode == ConstraintMode::PbdRaw || k >= 1.0f ? k : 1.0f - std::pow(1.0f - k, inv_iter);
         }
     };
     const FamilyStiffness& k = params_.stiffness();
@@ -203,7 +201,7 @@ void Simulation::prepareFrame(float dt) {
 void Simulation::predict(float dt) {
     ScopedPhase timer(timers_, Phase::Predict);
     auto& P = world_.particles;
-    const glm::vec3 g = params_.gravity * dt;
+    const glm::vec3 g = params_.gravity * (world_.gravity_scale * dt);
     const float damp = std::max(0.0f, 1.0f - params_.damping * dt);
     const int64_t n = int64_t(P.size());
 #pragma omp parallel for schedule(static)
@@ -264,7 +262,7 @@ void Simulation::runFrame(FailureSite* check) {
         predict(dt);
         if (check && !finiteState()) {
             for (size_t i = 0; i < world_.particles.size(); ++i)
-                if (!finite3(world_.particles.p[i])) {
+                if (!sanePosition(world_.particles.p[i])) {
                     *check = {Family::Count, false, 0, uint32_t(i)};
                     return;
                 }
@@ -288,9 +286,7 @@ void Simulation::runFrame(FailureSite* check) {
 
 bool Simulation::finiteState() const {
     for (const auto& x : world_.particles.p)
-        if (!finite3(x) || std::abs(x.x) > kBlowUpDistance || std::abs(x.y) > kBlowUpDistance ||
-            std::abs(x.z) > kBlowUpDistance)
-            return false;
+        if (!sanePosition(x)) return false;
     return true;
 }
 
@@ -341,6 +337,10 @@ StepReport Simulation::stepFrame() {
         runFrame(&site);
         timers_ = scratch;
         restore();
+        // The saved velocities may themselves carry the poison (a NaN fed in
+        // from outside); the restored state must be steppable.
+        for (auto& v : P.v)
+            if (!finite3(v)) v = glm::vec3(0.0f);
         report.ok = false;
         report.nan = describe(site);
         return report;

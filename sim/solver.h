@@ -2,6 +2,7 @@
 // call per iteration, never per constraint.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,6 +22,13 @@ struct FailureSite {
     uint32_t particle = 0;
     bool found() const { return index >= 0; }
 };
+
+// Positions beyond this distance from the origin (m) count as a blow-up
+// even while finite: the NaN guard fires on them too.
+constexpr float kBlowUpDistance = 1.0e5f;
+inline bool sanePosition(glm::vec3 v) {
+    return std::abs(v.x) <= kBlowUpDistance && std::abs(v.y) <= kBlowUpDistance && std::abs(v.z) <= kBlowUpDistance;
+}  // false for NaN too: every comparison with NaN is false
 
 // Per-family compliance for this substep, from the parameters.
 struct FamilyCoefficients {

@@ -120,6 +120,8 @@ void addDistance(World& w, uint32_t i, uint32_t j, uint32_t muscle, DistanceKind
 std::string buildWorld(const SceneDesc& scene, World& out) {
     out = World{};
     out.name = scene.name;
+    if (!(scene.gravity_scale >= 0.0f && scene.gravity_scale <= 10.0f)) return "gravity scale must be in [0, 10]";
+    out.gravity_scale = scene.gravity_scale;
     for (size_t mi = 0; mi < scene.muscles.size(); ++mi)
         if (auto e = validateMuscle(scene, scene.muscles[mi], mi); !e.empty()) return e;
 

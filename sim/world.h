@@ -118,6 +118,7 @@ struct SlidingConnection {
 
 struct World {
     std::string name;
+    float gravity_scale = 1.0f;  // from SceneDesc
     Particles particles;
     std::vector<Muscle> muscles;
     std::vector<glm::uvec3> triangles;  // global particle indices, all muscles

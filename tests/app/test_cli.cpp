@@ -1,0 +1,95 @@
+// The `msxpbd run` command line contract (DESIGN.md): the report, and bad
+// input refused with a message and exit code 1 — never a crash.
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_helpers.h"
+
+namespace {
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream f(path);
+    return nlohmann::json::parse(f);
+}
+
+TEST(Cli, RunWritesTheReport) {
+    std::string out = test::tempPath("run.json");
+    auto r = test::runCli("run --scene builtin:t1 --frames 10 --activation 0.5 --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    auto j = readJson(out);
+    EXPECT_EQ(j["scene"], "builtin:t1");
+    EXPECT_EQ(j["solver"], "sst");
+    EXPECT_EQ(j["frames"], 10);
+    EXPECT_GT(j["vertices"].get<int>(), 1000);
+    EXPECT_GT(j["branch_points"].get<int>(), 4);
+    EXPECT_GT(j["constraints"]["fiber"].get<int>(), 1000);
+    EXPECT_EQ(j["constraints"]["volume"], 1);
+    EXPECT_EQ(j["final"]["nan"], false);
+    EXPECT_EQ(j["final"]["positions_hash"].get<std::string>().size(), 16u);
+    ASSERT_EQ(j["muscle_stats"].size(), 1u);
+    EXPECT_LT(j["muscle_stats"][0]["length"].get<double>(), j["muscle_stats"][0]["rest_length"].get<double>());
+    EXPECT_GT(j["ms_per_frame"]["median"].get<double>(), 0.0);
+    EXPECT_TRUE(j["phases_ms"].contains("project"));
+    std::remove(out.c_str());
+}
+
+TEST(Cli, RunIsRepeatable) {
+    std::string a = test::tempPath("a.json"), b = test::tempPath("b.json");
+    ASSERT_EQ(test::runCli("run --scene builtin:p2 --frames 20 --json " + a).exit_code, 0);
+    ASSERT_EQ(test::runCli("run --scene builtin:p2 --frames 20 --json " + b).exit_code, 0);
+    EXPECT_EQ(readJson(a)["final"]["positions_hash"], readJson(b)["final"]["positions_hash"]);
+    std::remove(a.c_str());
+    std::remove(b.c_str());
+}
+
+struct BadInput {
+    const char* args;
+    const char* expected;  // a fragment of the message
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, IsRefusedWithAMessage) {
+    auto r = test::runCli(GetParam().args);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find(GetParam().expected), std::string::npos) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Run, CliBadInput,
+    ::testing::Values(BadInput{"run --scene builtin:nope", "unknown built-in scene"},
+                      BadInput{"run --scene /nonexistent/arm.glb", "/nonexistent/arm.glb"},
+                      BadInput{"run --scene builtin:t1 --bogus 3", "unknown option '--bogus'"},
+                      BadInput{"run --scene builtin:t1 --iterations -3", "--iterations=-3 is out of range"},
+                      BadInput{"run --scene builtin:t1 --iterations ten", "not an integer"},
+                      BadInput{"run --scene builtin:t1 --activation 1.5", "--activation=1.5 is out of range"},
+                      BadInput{"run --scene builtin:t1 --activation -0.1", "out of range"},
+                      BadInput{"run --scene builtin:t1 --solver magic", "--solver 'magic' is unknown"},
+                      BadInput{"run --scene builtin:t1 --stiffness fiber=-5", "out of range"},
+                      BadInput{"run --scene builtin:t1 --mode pbd --stiffness fiber=3", "pbd needs k in [0, 1]"},
+                      BadInput{"run --scene builtin:t1 --stiffness bone=5", "unknown family 'bone'"},
+                      BadInput{"run --frames 3", "--scene is required"},
+                      BadInput{"run --scene builtin:t1 --frames", "needs a value"},
+                      BadInput{"frobnicate", "unknown command"}));
+
+TEST(Cli, BlowUpIsCaughtByTheNanGuard) {
+    std::string out = test::tempPath("blowup.json");
+    auto r = test::runCli("run --scene builtin:hang --frames 5 --dt 1e4 --damping 0 --json " + out);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("NaN guard"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("oval"), std::string::npos) << r.output;
+    auto j = readJson(out);
+    EXPECT_EQ(j["final"]["nan"], true);
+    std::remove(out.c_str());
+}
+
+TEST(Cli, HelpListsTheSolverOptions) {
+    auto r = test::runCli("run --help");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.output.find("--iterations"), std::string::npos);
+    EXPECT_NE(r.output.find("--stiffness"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,39 @@
+// Helpers shared by the app-level tests: run the msxpbd binary and read what
+// it printed; drive a built-in scene for a number of frames.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "app/scene_driver.h"
+
+namespace test {
+
+struct CliResult {
+    int exit_code;
+    std::string output;  // stdout + stderr
+};
+
+inline CliResult runCli(const std::string& args) {
+    char path[] = "/tmp/msxpbd_cli_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0) close(fd);
+    std::string cmd = std::string(MSXPBD_BINARY) + " " + args + " > " + path + " 2>&1";
+    int status = std::system(cmd.c_str());
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::remove(path);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return {code, ss.str()};
+}
+
+inline std::string tempPath(const std::string& name) {
+    return std::string("/tmp/msxpbd_test_") + std::to_string(::getpid()) + "_" + name;
+}
+
+}  // namespace test
