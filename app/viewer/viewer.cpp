@@ -119,6 +119,9 @@ void Viewer::frame() {
     if (!state_.screenshot_path.empty()) writeScreenshot();
     renderer_.target().present(fbw, fbh);
     window_.swap();
+    // A hidden window's swap may not wait for the GPU; finishing here makes
+    // the measured render rate the real one (headless runs report it).
+    if (opt_.hidden) glFinish();
 }
 
 void Viewer::drawUi(const SimFrame& f) {
@@ -184,6 +187,13 @@ int Viewer::run() {
             return 1;
         }
         frame();
+        // One line for scripts and the measurements: the render loop
+        // ran concurrently with a sim at full load.
+        const SimFrame& last = sim_.latest();
+        std::printf("view: %s  solver %s  threads %d  frames %llu  render %.1f fps  sim %.1f ms/frame  [%s]\n",
+                    last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
+                    last.threads, static_cast<unsigned long long>(last.steps), double(stats_.render_fps.mean()),
+                    double(stats_.sim_ms.mean()), MSXPBD_BUILD_TYPE);
         if (!opt_.screenshot.empty()) {
             int w = 0, h = 0;
             auto px = capture(w, h);

@@ -60,7 +60,7 @@ void buildOverlays(const DrawTopology& t, const DrawFrame& f, const RenderOption
             if (t.distance_kind[k] == EdgeKind::Medulla)
                 out.xray_lines.line(x[e.x], x[e.y], glm::vec4(1.0f, 0.25f, 0.2f, 1.0f));
             else if (t.distance_kind[k] == EdgeKind::Spoke)
-                out.xray_lines.line(x[e.x], x[e.y], glm::vec4(0.3f, 0.85f, 1.0f, 0.35f));
+                out.xray_lines.line(x[e.x], x[e.y], glm::vec4(0.3f, 0.85f, 1.0f, 0.12f));
         }
         for (const auto& m : t.muscles)
             for (uint32_t i = m.first + m.surface_count; i < m.first + m.surface_count + m.branch_count; ++i)
