@@ -58,6 +58,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                         {"attachment", c.attachment}, {"plane", c.plane}, {"contact", c.contact},
                         {"sliding", c.sliding}, {"total", c.total()}};
     j["colors"] = s.colorCount();
+    j["colors_without_hub_remedy"] = s.colorsWithoutRemedy();
     auto sizes = s.colorSizes();
     j["color_sizes"] = sizes;
     if (!sizes.empty()) {

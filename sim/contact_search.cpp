@@ -265,11 +265,18 @@ void ContactSearch::findContacts(World& w, float search) {
     }
     // Compaction in particle order: the same list for any thread count.
     w.contacts.clear();
-    for (size_t i = 0; i < size_t(n); ++i)
+    w.contact_runs.clear();
+    for (size_t i = 0; i < size_t(n); ++i) {
+        bool first = true;
         for (int k = 0; k < kSlots; ++k) {
             const Slot& s = slots_[i * kSlots + size_t(k)];
-            if (s.valid) w.contacts.push_back({uint32_t(i), s.q, s.n});
+            if (!s.valid) continue;
+            if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
+            first = false;
+            w.contacts.push_back({uint32_t(i), s.q, s.n});
         }
+    }
+    w.contact_runs.push_back(uint32_t(w.contacts.size()));
     w.contact_lambda.assign(w.contacts.size(), 0.0f);
 }
 

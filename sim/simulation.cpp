@@ -84,6 +84,7 @@ std::string Simulation::load(const SceneDesc& scene) {
     saved_v_.resize(n);
     world_.contacts.reserve(n * 2);
     world_.contact_lambda.reserve(n * 2);
+    world_.contact_runs.reserve(n + 1);
     contact_search_.prepare(world_);
     solver_->rebuild(world_, params_);
     time_ = 0.0;
@@ -96,9 +97,7 @@ std::string Simulation::setParams(const SolverParams& p) {
     if (auto e = validate(p); !e.empty()) return e;
     if (!solver_ || p.solver != solver_->kind()) {
         auto s = makeSolver(p.solver);
-        if (!s)
-            return "solver '" + std::string(solverName(p.solver)) +
-                   "' is not available yet (available: sst)";
+        if (!s) return "solver '" + std::string(solverName(p.solver)) + "' is not available";
         solver_ = std::move(s);
         params_ = p;
         solver_->rebuild(world_, params_);
@@ -138,6 +137,7 @@ void Simulation::reset() {
     for (auto& b : world_.bodies) b.prev = b.now = b.curr;
     world_.contacts.clear();
     world_.contact_lambda.clear();
+    world_.contact_runs.clear();
     time_ = 0.0;
     frame_ = 0;
 }
@@ -275,11 +275,10 @@ void Simulation::runFrame(FailureSite* check) {
         }
         resetLambdas();
         IterationContext ctx{world_, params_, coef_, timers_, volume_grad_, check};
-        for (int it = 0; it < params_.iterations; ++it) {
-            solver->iterate(ctx);
-            if (check && check->found()) return;
-            if (record_convergence_ && s == substeps - 1) convergence_.push_back(residualsOf(world_.particles.p).max());
-        }
+        const std::function<void()> record = [this] { convergence_.push_back(residualsOf(world_.particles.p).max()); };
+        if (record_convergence_ && s == substeps - 1) ctx.on_iteration = &record;
+        solver->solve(ctx, params_.iterations);
+        if (check && check->found()) return;
         updateVelocities(dt);
     }
 }
@@ -435,6 +434,7 @@ uint64_t Simulation::positionsHash() const {
     return h;
 }
 
+int Simulation::colorsWithoutRemedy() const { return solver_ ? solver_->colorsWithoutRemedy() : 0; }
 int Simulation::colorCount() const { return solver_ ? solver_->colorCount() : 0; }
 std::vector<uint32_t> Simulation::colorSizes() const { return solver_ ? solver_->colorSizes() : std::vector<uint32_t>{}; }
 std::vector<int> Simulation::distanceColors() const {

@@ -101,6 +101,7 @@ public:
     std::vector<uint32_t> colorSizes() const;
     // Colour of each distance constraint (−1 when the solver does not colour).
     std::vector<int> distanceColors() const;
+    int colorsWithoutRemedy() const;
 
     // Convergence: when enabled, the residual after each iteration of the last
     // substep is recorded.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ struct IterationContext {
     PhaseTimers& timers;
     std::vector<glm::vec3>& volume_grad;  // scratch: one gradient per particle
     FailureSite* check = nullptr;         // non-null: stop at the first non-finite result
+    // Called after every iteration (by one thread, between barriers) when the
+    // convergence curve is being recorded.
+    const std::function<void()>* on_iteration = nullptr;
+    void iterationDone() const {
+        if (on_iteration) (*on_iteration)();
+    }
 };
 
 class Solver {
@@ -51,12 +58,15 @@ public:
     virtual SolverKind kind() const = 0;
     // Rebuilds derived data (colours, incidence lists) for a new topology.
     virtual void rebuild(const World& /*w*/, const SolverParams& /*p*/) {}
-    // One iteration over every constraint (attachments are applied by the
-    // caller once per substep: attached particles are kinematic).
-    virtual void iterate(IterationContext& ctx) = 0;
+    // `iterations` passes over every constraint for one substep (attachments
+    // are applied by the caller once per substep: attached particles are
+    // kinematic). Parallel modes open one parallel region for all of them.
+    virtual void solve(IterationContext& ctx, int iterations) = 0;
     virtual int colorCount() const { return 0; }
     virtual std::vector<uint32_t> colorSizes() const { return {}; }
     virtual std::vector<int> distanceColors() const { return {}; }
+    // Colours a plain greedy colouring needs without the hub remedy.
+    virtual int colorsWithoutRemedy() const { return 0; }
 };
 
 // The shared Gauss-Seidel projections, in the sequential order SST uses; the

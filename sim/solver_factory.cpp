@@ -3,12 +3,18 @@
 namespace sim {
 
 std::unique_ptr<Solver> makeSequentialSolver();
+std::unique_ptr<Solver> makeJacobiSolver();
+std::unique_ptr<Solver> makeColoringSolver();
+std::unique_ptr<Solver> makeHybridSolver();
 
 std::unique_ptr<Solver> makeSolver(SolverKind kind) {
     switch (kind) {
         case SolverKind::Sst: return makeSequentialSolver();
-        default: return nullptr;  // parallel modes: see issue #3
+        case SolverKind::Jacobi: return makeJacobiSolver();
+        case SolverKind::Coloring: return makeColoringSolver();
+        case SolverKind::Hybrid: return makeHybridSolver();
     }
+    return nullptr;
 }
 
 }  // namespace sim

@@ -9,7 +9,16 @@ namespace {
 class SequentialSolver final : public Solver {
 public:
     SolverKind kind() const override { return SolverKind::Sst; }
-    void iterate(IterationContext& ctx) override {
+    void solve(IterationContext& ctx, int iterations) override {
+        for (int it = 0; it < iterations; ++it) {
+            iterate(ctx);
+            if (ctx.check && ctx.check->found()) return;
+            ctx.iterationDone();
+        }
+    }
+
+private:
+    void iterate(IterationContext& ctx) {
         const DistanceSet& D = ctx.world.distances;
         auto stop = [&] { return ctx.check && ctx.check->found(); };
         gs::distances(ctx, 0, D.structure_begin, Family::Fiber);

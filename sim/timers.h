@@ -13,20 +13,22 @@ enum class Phase : int {
     Predict,       // gravity, damping, prediction
     Targets,       // attachment targets from bone transforms
     Contacts,      // contact search and sliding re-projection
-    Fiber,         // surface fibre distance constraints
-    Structure,     // spokes and medulla
+    Fiber,         // surface fibre distance constraints (SST)
+    Structure,     // spokes and medulla (SST)
+    Distance,      // fibre + structure + sliding together (parallel modes)
     Volume,        // volume with overpressure
     Attachment,    // hard attachments
     Plane,         // static planes
     Contact,       // contact projection
-    Sliding,       // sliding connections
+    Sliding,       // sliding connections (SST)
+    Gather,        // Jacobi: averaging the per-constraint corrections
     Update,        // velocity update, x ← p
     Count
 };
 constexpr int kPhaseCount = static_cast<int>(Phase::Count);
 std::string_view phaseName(Phase p);
 // Phases that make up "project" in reports.
-constexpr bool isProjectPhase(Phase p) { return p >= Phase::Fiber && p <= Phase::Sliding; }
+constexpr bool isProjectPhase(Phase p) { return p >= Phase::Fiber && p <= Phase::Gather; }
 
 struct PhaseTimers {
     std::array<double, kPhaseCount> last_frame_ms{};  // the most recent frame

@@ -129,8 +129,9 @@ struct World {
     std::vector<VolumeConstraint> volumes;
     std::vector<float> volume_lambda;
     std::vector<Attachment> attachments;
-    std::vector<Contact> contacts;         // rebuilt every substep
+    std::vector<Contact> contacts;         // rebuilt every substep, in particle order
     std::vector<float> contact_lambda;
+    std::vector<uint32_t> contact_runs;    // start of each particle's contacts, + end
     std::vector<SlidingConnection> sliding;
     std::vector<float> sliding_lambda;
     std::vector<float> plane_lambda;       // planes.size() × particles

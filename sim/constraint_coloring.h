@@ -1,0 +1,46 @@
+// Graph colouring of the distance and sliding constraints for SMT-G and the
+// hybrid solver (SPEC §5).
+//
+// Two constraints conflict when they write the same particle (kinematic
+// particles, w = 0, are never written and do not conflict). A plain greedy
+// colouring needs at least as many colours as the largest particle degree,
+// and the internal structure has hubs: a branch point shared by a whole ring
+// of spokes (48 on the built-in oval). Our remedy: every constraint touching
+// a hub (degree above a threshold) joins that hub's *task*, run serially by
+// one thread; tasks, not constraints, are coloured. The colour count then
+// follows the surface mesh instead of the ring size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sim {
+
+struct World;
+
+// An item is a distance constraint index, or a sliding connection index with
+// the top bit set.
+constexpr uint32_t kSlidingItem = 0x80000000u;
+
+struct ConstraintColoring {
+    std::vector<uint32_t> task_offset;   // CSR: items of task t
+    std::vector<uint32_t> task_items;
+    std::vector<uint32_t> color_offset;  // CSR: tasks of colour c (colours sorted by size, largest first)
+    std::vector<uint32_t> color_tasks;
+    std::vector<uint32_t> color_items;   // constraints per colour
+    int colors_without_remedy = 0;       // plain greedy colouring of single constraints
+    int hubs = 0;                        // particles whose constraints were grouped
+    int colorCount() const { return int(color_offset.size()) - 1; }
+};
+
+// Greedy largest-degree-first colouring of tasks, then balanced so colours
+// are close in size. `hub_degree`: particles with more constraints than this
+// become hub tasks (0 disables the remedy).
+ConstraintColoring colorConstraints(const World& w, int hub_degree = 16);
+
+// Empty when no two items of one colour write the same particle; otherwise
+// a message naming the colour, the particle and the two constraints.
+std::string verifyColoring(const World& w, const ConstraintColoring& c);
+
+}  // namespace sim

@@ -1,0 +1,305 @@
+#include "sim/parallel_passes.h"
+
+#include <omp.h>
+
+#include "sim/constraint_coloring.h"
+#include "sim/constraint_kernels.h"
+
+namespace sim {
+
+namespace {
+inline int fi(Family f) { return static_cast<int>(f); }
+// Reduction chunks have a fixed size, independent of the thread count, so
+// the summation order (and the bits) never depend on it.
+constexpr uint32_t kChunk = 1024;
+}  // namespace
+
+MasterPhase::MasterPhase(PhaseTimers& t, Phase p) : t_(t), p_(p), master_(omp_get_thread_num() == 0) {
+    if (master_) start_ = std::chrono::steady_clock::now();
+}
+
+MasterPhase::~MasterPhase() {
+    if (!master_) return;
+    auto d = std::chrono::steady_clock::now() - start_;
+    t_.current_ms[static_cast<int>(p_)] += std::chrono::duration<double, std::milli>(d).count();
+}
+
+void parallelPlanes(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Plane);
+    World& W = ctx.world;
+    if (W.planes.empty()) return;  // uniform across threads: no worksharing skipped unevenly
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
+    const float r = ctx.params.contact_radius;
+    const int64_t n = int64_t(p.size());
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        if (w[size_t(i)] == 0.0f) continue;
+        for (size_t pl = 0; pl < W.planes.size(); ++pl) {
+            const Plane& plane = W.planes[pl];
+            float& lambda = W.plane_lambda[pl * size_t(n) + size_t(i)];
+            float C = glm::dot(p[size_t(i)] - plane.origin, plane.normal) - r;
+            float dl = unilateralDelta(C, w[size_t(i)], at, s, lambda);
+            if (dl == 0.0f) continue;
+            lambda += dl;
+            p[size_t(i)] += (w[size_t(i)] * dl) * plane.normal;
+        }
+    }
+}
+
+void parallelContacts(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Contact);
+    World& W = ctx.world;
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Contact)], s = ctx.coef.scale[fi(Family::Contact)];
+    const float r = ctx.params.contact_radius;
+    const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
+#pragma omp for schedule(static)
+    for (int64_t run = 0; run < runs; ++run) {
+        for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k) {
+            const Contact& c = W.contacts[k];
+            float C = glm::dot(p[c.particle] - c.q, c.n) - r;
+            float dl = unilateralDelta(C, w[c.particle], at, s, W.contact_lambda[k]);
+            if (dl == 0.0f) continue;
+            W.contact_lambda[k] += dl;
+            p[c.particle] += (w[c.particle] * dl) * c.n;
+        }
+    }
+}
+
+void projectItemGS(IterationContext& ctx, uint32_t item) {
+    World& W = ctx.world;
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    glm::vec3 n;
+    if (item & kSlidingItem) {
+        const uint32_t k = item & ~kSlidingItem;
+        const SlidingConnection& c = W.sliding[k];
+        const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], s = ctx.coef.scale[fi(Family::Sliding)];
+        float dl = distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, at, s, W.sliding_lambda[k], n);
+        W.sliding_lambda[k] += dl;
+        p[c.particle] += (w[c.particle] * dl) * n;
+        return;
+    }
+    DistanceSet& D = W.distances;
+    const DistanceConstraint& c = D.c[item];
+    float dl = distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale, D.lambda[item], n);
+    D.lambda[item] += dl;
+    p[c.i] += (w[c.i] * dl) * n;
+    p[c.j] -= (w[c.j] * dl) * n;
+}
+
+// ---------------------------------------------------------------------------
+
+void ParallelVolume::rebuild(const World& w) {
+    surface_.clear();
+    vt_offset_.assign(1, 0);
+    vt_items_.clear();
+    tri_chunks_.clear();
+    vertex_chunks_.clear();
+    // Vertex → (triangle, corner) incidence per muscle, in triangle order.
+    for (uint32_t mi = 0; mi < w.muscles.size(); ++mi) {
+        const Muscle& m = w.muscles[mi];
+        std::vector<uint32_t> count(m.surface_count + 1, 0);
+        for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t)
+            for (int c = 0; c < 3; ++c) ++count[w.triangles[t][c] - m.first + 1];
+        for (uint32_t v = 0; v < m.surface_count; ++v) count[v + 1] += count[v];
+        const uint32_t base = uint32_t(vt_items_.size());
+        const uint32_t first_entry = uint32_t(surface_.size());
+        vt_items_.resize(base + count[m.surface_count]);
+        std::vector<uint32_t> cur(count.begin(), count.end() - 1);
+        for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t)
+            for (uint32_t c = 0; c < 3; ++c) vt_items_[base + cur[w.triangles[t][c] - m.first]++] = t * 4 + c;
+        for (uint32_t v = 0; v < m.surface_count; ++v) {
+            surface_.push_back(m.first + v);
+            vt_offset_.push_back(base + count[v + 1]);
+        }
+        for (uint32_t b = m.tri_begin; b < m.tri_begin + m.tri_count; b += kChunk)
+            tri_chunks_.push_back({mi, b, std::min(b + kChunk, m.tri_begin + m.tri_count)});
+        for (uint32_t b = first_entry; b < first_entry + m.surface_count; b += kChunk)
+            vertex_chunks_.push_back({mi, b, std::min(b + kChunk, first_entry + m.surface_count)});
+    }
+    tri_partial_.assign(tri_chunks_.size(), 0.0f);
+    vertex_partial_.assign(vertex_chunks_.size(), 0.0f);
+    dlambda_.assign(w.muscles.size(), 0.0f);
+    wgrad2_.assign(surface_.size(), 0.0f);
+}
+
+void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jacobi_dp,
+                             const std::vector<float>* relaxation) {
+    MasterPhase timer(ctx.timers, Phase::Volume);
+    World& W = ctx.world;
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    auto& grad = ctx.volume_grad;
+    const int64_t nv = int64_t(surface_.size());
+    // 1. Gradient per vertex: Σ over its triangles of the cross product of the
+    //    other two corners (in winding order), relative to the muscle's first vertex.
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < nv; ++e) {
+        const uint32_t i = surface_[size_t(e)];
+        const glm::vec3 o = p[W.muscles[W.particles.muscle[i]].first];
+        glm::vec3 g(0.0f);
+        for (uint32_t k = vt_offset_[size_t(e)]; k < vt_offset_[size_t(e) + 1]; ++k) {
+            const glm::uvec3 t = W.triangles[vt_items_[k] >> 2];
+            const uint32_t c = vt_items_[k] & 3u;
+            g += glm::cross(p[t[(c + 1) % 3]] - o, p[t[(c + 2) % 3]] - o);
+        }
+        grad[i] = g;
+        wgrad2_[size_t(e)] = w[i] * glm::dot(g, g);
+    }
+    // 2. Chunked partial sums of 6V and of Σ w|∇C|².
+    const int64_t ntc = int64_t(tri_chunks_.size()), nvc = int64_t(vertex_chunks_.size());
+#pragma omp for schedule(static) nowait
+    for (int64_t k = 0; k < ntc; ++k) {
+        const Chunk& ch = tri_chunks_[size_t(k)];
+        const glm::vec3 o = p[W.muscles[ch.muscle].first];
+        float s = 0.0f;
+        for (uint32_t t = ch.begin; t < ch.end; ++t) {
+            const glm::uvec3 tri = W.triangles[t];
+            s += triangleVolume6(p[tri.x] - o, p[tri.y] - o, p[tri.z] - o);
+        }
+        tri_partial_[size_t(k)] = s;
+    }
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < nvc; ++k) {
+        const Chunk& ch = vertex_chunks_[size_t(k)];
+        float s = 0.0f;
+        for (uint32_t e = ch.begin; e < ch.end; ++e) s += wgrad2_[e];
+        vertex_partial_[size_t(k)] = s;
+    }
+    // 3. One Δλ per muscle, the partials added in chunk order.
+#pragma omp single
+    {
+        size_t tc = 0, vc = 0;
+        for (size_t v = 0; v < W.volumes.size(); ++v) {
+            VolumeConstraint& vol = W.volumes[v];
+            float C = -vol.target, sum = 0.0f;
+            for (; tc < tri_chunks_.size() && tri_chunks_[tc].muscle == vol.muscle; ++tc) C += tri_partial_[tc];
+            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) sum += vertex_partial_[vc];
+            float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
+            if (relaxation) dl *= ctx.params.omega * (*relaxation)[vol.muscle];
+            W.volume_lambda[v] += dl;
+            dlambda_[vol.muscle] = dl;
+        }
+    }
+    // 4. Apply (Gauss-Seidel) or hand to the Jacobi gather.
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < nv; ++e) {
+        const uint32_t i = surface_[size_t(e)];
+        const glm::vec3 dp = (w[i] * dlambda_[W.particles.muscle[i]]) * grad[i];
+        if (jacobi_dp)
+            (*jacobi_dp)[i] = dp;
+        else
+            p[i] += dp;
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items, bool with_volume) {
+    items_ = std::move(items);
+    slots_.assign(items_.size() * 2, glm::vec3(0.0f));
+    const size_t np = w.particles.size();
+    std::vector<uint32_t> count(np + 1, 0);
+    auto forSlots = [&](auto&& f) {
+        for (uint32_t q = 0; q < items_.size(); ++q) {
+            const uint32_t item = items_[q];
+            if (item & kSlidingItem) {
+                f(w.sliding[item & ~kSlidingItem].particle, 2 * q);
+            } else {
+                f(w.distances.c[item].i, 2 * q);
+                f(w.distances.c[item].j, 2 * q + 1);
+            }
+        }
+    };
+    forSlots([&](uint32_t p, uint32_t) { ++count[p + 1]; });
+    std::vector<uint8_t> volume(np, 0);
+    if (with_volume)
+        for (const auto& m : w.muscles)
+            for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) volume[i] = 1;
+    // n_i: the averaged constraints touching particle i.
+    std::vector<uint32_t> n(np);
+    for (size_t p = 0; p < np; ++p) n[p] = count[p + 1] + volume[p];
+    auto nOf = [&](uint32_t p) { return w.particles.w[p] > 0.0f ? std::max(1u, n[p]) : 1u; };
+    item_inv_n_.resize(items_.size());
+    for (uint32_t q = 0; q < items_.size(); ++q) {
+        const uint32_t item = items_[q];
+        uint32_t m = (item & kSlidingItem) ? nOf(w.sliding[item & ~kSlidingItem].particle)
+                                           : std::max(nOf(w.distances.c[item].i), nOf(w.distances.c[item].j));
+        item_inv_n_[q] = 1.0f / float(m);
+    }
+    volume_inv_n_.assign(w.muscles.size(), 1.0f);
+    for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
+        uint32_t m = 1;
+        for (uint32_t i = w.muscles[mi].first; i < w.muscles[mi].first + w.muscles[mi].surface_count; ++i)
+            m = std::max(m, nOf(i));
+        volume_inv_n_[mi] = 1.0f / float(m);
+    }
+    for (size_t p = 0; p < np; ++p) count[p + 1] += count[p];
+    std::vector<uint32_t> all_slots(count[np]);
+    {
+        std::vector<uint32_t> cur(count.begin(), count.end() - 1);
+        forSlots([&](uint32_t p, uint32_t slot) { all_slots[cur[p]++] = slot; });
+    }
+    particles_.clear();
+    offset_.assign(1, 0);
+    slot_index_.clear();
+    has_volume_.clear();
+    for (uint32_t p = 0; p < np; ++p) {
+        if (n[p] == 0 || w.particles.w[p] == 0.0f) continue;
+        particles_.push_back(p);
+        slot_index_.insert(slot_index_.end(), all_slots.begin() + count[p], all_slots.begin() + count[p + 1]);
+        offset_.push_back(uint32_t(slot_index_.size()));
+        has_volume_.push_back(volume[p]);
+    }
+}
+
+void JacobiPass::compute(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Distance);
+    World& W = ctx.world;
+    const auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    DistanceSet& D = W.distances;
+    const float omega = ctx.params.omega;
+    const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
+    const int64_t n = int64_t(items_.size());
+#pragma omp for schedule(static)
+    for (int64_t q = 0; q < n; ++q) {
+        const uint32_t item = items_[size_t(q)];
+        const float relax = omega * item_inv_n_[size_t(q)];
+        glm::vec3 dir;
+        if (item & kSlidingItem) {
+            const uint32_t k = item & ~kSlidingItem;
+            const SlidingConnection& c = W.sliding[k];
+            float dl = relax * distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, sat, ss, W.sliding_lambda[k], dir);
+            W.sliding_lambda[k] += dl;
+            slots_[size_t(2 * q)] = (w[c.particle] * dl) * dir;
+        } else {
+            const DistanceConstraint& c = D.c[item];
+            float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
+                                             D.lambda[item], dir);
+            D.lambda[item] += dl;
+            slots_[size_t(2 * q)] = (w[c.i] * dl) * dir;
+            slots_[size_t(2 * q + 1)] = (-w[c.j] * dl) * dir;
+        }
+    }
+}
+
+void JacobiPass::gather(IterationContext& ctx, const std::vector<glm::vec3>* volume_dp) {
+    MasterPhase timer(ctx.timers, Phase::Gather);
+    auto& p = ctx.world.particles.p;
+    const int64_t n = int64_t(particles_.size());
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < n; ++e) {
+        glm::vec3 sum(0.0f);
+        for (uint32_t k = offset_[size_t(e)]; k < offset_[size_t(e) + 1]; ++k) sum += slots_[slot_index_[k]];
+        const uint32_t i = particles_[size_t(e)];
+        if (volume_dp && has_volume_[size_t(e)]) sum += (*volume_dp)[i];
+        p[i] += sum;
+    }
+}
+
+}  // namespace sim

@@ -1,0 +1,105 @@
+// Building blocks of the parallel solver modes (SPEC §5). Every pass here is
+// an orphaned OpenMP worksharing construct: it must be called by all threads
+// of an enclosing `#pragma omp parallel` region (the solvers open one region
+// per substep), and it ends with a barrier. Every pass writes disjoint data
+// or reduces in a fixed order, so results are bitwise identical for any
+// thread count.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/solver.h"
+
+namespace sim {
+
+// Records the time of a phase on the master thread. Place it so that its
+// scope ends after the worksharing construct's closing barrier.
+class MasterPhase {
+public:
+    MasterPhase(PhaseTimers& t, Phase p);
+    ~MasterPhase();
+    MasterPhase(const MasterPhase&) = delete;
+    MasterPhase& operator=(const MasterPhase&) = delete;
+
+private:
+    PhaseTimers& t_;
+    Phase p_;
+    bool master_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Gauss-Seidel collisions, parallel over particles: each particle's planes
+// and contacts touch only that particle.
+void parallelPlanes(IterationContext& ctx);
+void parallelContacts(IterationContext& ctx);
+
+// Runs one item (a distance constraint, or a sliding connection when the top
+// bit is set) Gauss-Seidel style.
+void projectItemGS(IterationContext& ctx, uint32_t item);
+
+// The per-muscle volume constraint as its own phase: gradients gathered per
+// vertex through a vertex → triangle list, C and Σw|∇C|² reduced over
+// fixed-size chunks in a fixed order.
+class ParallelVolume {
+public:
+    void rebuild(const World& w);
+    // Gauss-Seidel: applies the correction to p. Jacobi: scales Δλ of muscle
+    // m by ω·relaxation[m] and writes the correction to `jacobi_dp` (one
+    // entry per particle) instead.
+    void project(IterationContext& ctx, std::vector<glm::vec3>* jacobi_dp,
+                 const std::vector<float>* relaxation = nullptr);
+
+private:
+    struct Chunk {
+        uint32_t muscle, begin, end;
+    };
+    std::vector<uint32_t> surface_;           // every surface particle
+    std::vector<uint32_t> vt_offset_;         // per entry of surface_: its (triangle, corner) list
+    std::vector<uint32_t> vt_items_;          // triangle·4 + corner
+    std::vector<Chunk> tri_chunks_, vertex_chunks_;
+    std::vector<float> tri_partial_, vertex_partial_;
+    std::vector<float> dlambda_;              // per muscle, this iteration
+    std::vector<float> wgrad2_;               // per entry of surface_
+};
+
+// The Jacobi half of SMT-J and of the hybrid (seeds Algorithm 8): every item
+// computes its correction from the same positions into its own slots, then
+// each particle adds its slots in a fixed (CSR) order — exact floats, no
+// atomics, the same bits for any thread count.
+//
+// Averaging, our choice: the seeds average per particle, p_i += (ω/n_i)·ΣΔp,
+// while λ accumulates the full Δλ. Under XPBD that breaks the link between
+// λ and the positions (x − x̃ = M⁻¹∇Cᵀλ): the fixed point then has
+// C = −α̃λ with λ about n/ω times too large, i.e. a material several times
+// softer than SST's. So each constraint c scales its own Δλ by
+// ω / max over its particles of n_i, and λ and the positions take that same
+// step. No particle moves more than ω times its average correction, as in
+// the seeds, and every mode converges to the same equilibrium.
+class JacobiPass {
+public:
+    // `items`: distance indices, or sliding indices with the top bit set.
+    // `volume`: the volume corrections (ParallelVolume's jacobi_dp) are
+    // summed in too and count in n_i.
+    void rebuild(const World& w, std::vector<uint32_t> items, bool with_volume);
+    void compute(IterationContext& ctx);
+    void gather(IterationContext& ctx, const std::vector<glm::vec3>* volume_dp);
+    size_t size() const { return items_.size(); }
+    // 1 / max n_i over each muscle's surface (for the volume constraint).
+    const std::vector<float>& volumeRelaxation() const { return volume_inv_n_; }
+
+private:
+    std::vector<uint32_t> items_;
+    std::vector<float> item_inv_n_;      // 1 / max n_i over the item's particles
+    std::vector<float> volume_inv_n_;    // per muscle
+    std::vector<glm::vec3> slots_;       // two per item (i, j)
+    std::vector<uint32_t> particles_;    // particles that receive corrections
+    std::vector<uint32_t> offset_;       // per entry of particles_: its slots
+    std::vector<uint32_t> slot_index_;
+    std::vector<uint8_t> has_volume_;    // per entry of particles_
+};
+
+}  // namespace sim
