@@ -598,6 +598,39 @@ struct Aabb {
     }
 };
 
+
+// Rest-pose overlap tests used to keep only contact targets the muscle does
+// not already penetrate (an initial overlap would be resolved violently).
+float capsuleDepth(glm::vec3 p, const Bone& b) {
+    glm::vec3 ab = b.tail - b.head;
+    float t = std::clamp(glm::dot(p - b.head, ab) / std::max(1e-12f, glm::dot(ab, ab)), 0.0f, 1.0f);
+    return b.radius - glm::length(p - (b.head + t * ab));
+}
+
+bool insideMesh(glm::vec3 p, const MeshData& m) {
+    // Parity of crossings of a +X ray (Möller–Trumbore, deterministic).
+    int hits = 0;
+    const glm::vec3 dir(1.0f, 0.0f, 0.0f);
+    for (const glm::uvec3& t : m.triangles) {
+        glm::vec3 a = m.vertices[t.x], b = m.vertices[t.y], c = m.vertices[t.z];
+        if (std::max({a.x, b.x, c.x}) < p.x) continue;
+        if (std::min({a.y, b.y, c.y}) > p.y || std::max({a.y, b.y, c.y}) < p.y) continue;
+        if (std::min({a.z, b.z, c.z}) > p.z || std::max({a.z, b.z, c.z}) < p.z) continue;
+        glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
+        float det = glm::dot(e1, h);
+        if (std::fabs(det) < 1e-14f) continue;
+        float f = 1.0f / det;
+        glm::vec3 sv = p - a;
+        float u = f * glm::dot(sv, h);
+        if (u < 0.0f || u > 1.0f) continue;
+        glm::vec3 q = glm::cross(sv, e1);
+        float v = f * glm::dot(dir, q);
+        if (v < 0.0f || u + v > 1.0f) continue;
+        if (f * glm::dot(e2, q) > 0.0f) ++hits;
+    }
+    return hits % 2 == 1;
+}
+
 std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
     GltfWriter w;
     const int mat_bone = w.addMaterial("bone", {0.89f, 0.86f, 0.78f, 1.0f}, 0.6f);
@@ -711,13 +744,33 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
         }
         // Contacts: bones it overlaps (with a margin) and up to 4 nearest
         // overlapping muscles; sliding along its origin bone.
+        // Targets already penetrated at rest (beyond the tendon ends, which
+        // are attached) are left out.
+        std::vector<bool> root(m.mesh.vertices.size(), false);
+        for (const auto& set : m.mesh.origin_sets)
+            for (uint32_t v : set) root[v] = true;
+        for (const auto& set : m.mesh.insertion_sets)
+            for (uint32_t v : set) root[v] = true;
         json contacts = json::array();
-        for (size_t b = 0; b < nb; ++b)
-            if (sc.bones[b].visible && boxes[mi].overlaps(boneBox(b), 0.005f)) contacts.push_back(sc.bones[b].name);
+        for (size_t b = 0; b < nb; ++b) {
+            if (!sc.bones[b].visible || !boxes[mi].overlaps(boneBox(b), 0.005f)) continue;
+            bool inside = false;
+            for (size_t v = 0; v < m.mesh.vertices.size() && !inside; ++v)
+                inside = !root[v] && capsuleDepth(m.mesh.vertices[v], sc.bones[b]) > 0.0f;
+            if (!inside) contacts.push_back(sc.bones[b].name);
+        }
         std::vector<std::pair<float, size_t>> near;
         glm::vec3 cm = 0.5f * (boxes[mi].lo + boxes[mi].hi);
+        auto overlapping = [&](size_t a, size_t b) {
+            for (const glm::vec3& v : sc.muscles[a].mesh.vertices) {
+                bool in_box = true;
+                for (int k = 0; k < 3; ++k) in_box = in_box && v[k] >= boxes[b].lo[k] && v[k] <= boxes[b].hi[k];
+                if (in_box && insideMesh(v, sc.muscles[b].mesh)) return true;
+            }
+            return false;
+        };
         for (size_t o = 0; o < sc.muscles.size(); ++o)
-            if (o != mi && boxes[mi].overlaps(boxes[o], 0.003f))
+            if (o != mi && boxes[mi].overlaps(boxes[o], 0.003f) && !overlapping(mi, o) && !overlapping(o, mi))
                 near.emplace_back(glm::length(cm - 0.5f * (boxes[o].lo + boxes[o].hi)), o);
         std::sort(near.begin(), near.end());
         for (size_t k = 0; k < near.size() && k < 4; ++k) contacts.push_back(sc.muscles[near[k].second].name);
