@@ -23,10 +23,10 @@ namespace engine {
 namespace {
 
 // Oval muscle: 0.2 m long, 3 cm equatorial radius (about a biceps belly),
-// 64 rings × 48 segments = 3074 vertices.
+// 48 rings × 48 segments = 2306 vertices.
 constexpr float kOvalHalfLength = 0.10f;
 constexpr float kOvalRadius = 0.03f;
-constexpr int kOvalRings = 64;
+constexpr int kOvalRings = 48;
 constexpr int kOvalSegments = 48;
 
 sim::MuscleDesc muscleFromMesh(const std::string& name, const MeshData& mesh) {

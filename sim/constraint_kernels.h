@@ -48,6 +48,17 @@ inline float equalityDelta(float C, float sum_w_grad2, float alpha_tilde, float 
     return (-scale * C - alpha_tilde * lambda) / W;
 }
 
+// Trust region of the volume constraint: on a flattened or tangled mesh
+// Σw|∇C|² gets small and Δλ huge, and one projection would throw vertices
+// metres away. No vertex moves more than `max_step` in one projection.
+// `max_w_grad` is the largest w_i|∇_i C| over the muscle.
+inline float limitVolumeStep(float dl, float max_w_grad, float max_step) {
+    float move = std::abs(dl) * max_w_grad;
+    return move > max_step ? dl * (max_step / move) : dl;
+}
+// Our choice: twice the muscle's mean edge length per projection.
+constexpr float kVolumeStepPerEdge = 2.0f;
+
 // Contribution of one triangle to the volume constraint (SPEC §4.2), with
 // positions relative to a reference point o (volume and gradient are
 // translation invariant for a closed mesh; the shift keeps float precision

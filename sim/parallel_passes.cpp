@@ -1,5 +1,7 @@
 #include "sim/parallel_passes.h"
 
+#include <algorithm>
+
 #include <omp.h>
 
 #include "sim/constraint_coloring.h"
@@ -123,6 +125,8 @@ void ParallelVolume::rebuild(const World& w) {
     }
     tri_partial_.assign(tri_chunks_.size(), 0.0f);
     vertex_partial_.assign(vertex_chunks_.size(), 0.0f);
+    vertex_max_.assign(vertex_chunks_.size(), 0.0f);
+    wgrad_.assign(surface_.size(), 0.0f);
     dlambda_.assign(w.muscles.size(), 0.0f);
     wgrad2_.assign(surface_.size(), 0.0f);
 }
@@ -149,6 +153,7 @@ void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jaco
         }
         grad[i] = g;
         wgrad2_[size_t(e)] = w[i] * glm::dot(g, g);
+        wgrad_[size_t(e)] = w[i] * glm::length(g);
     }
     // 2. Chunked partial sums of 6V and of Σ w|∇C|².
     const int64_t ntc = int64_t(tri_chunks_.size()), nvc = int64_t(vertex_chunks_.size());
@@ -166,9 +171,13 @@ void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jaco
 #pragma omp for schedule(static)
     for (int64_t k = 0; k < nvc; ++k) {
         const Chunk& ch = vertex_chunks_[size_t(k)];
-        float s = 0.0f;
-        for (uint32_t e = ch.begin; e < ch.end; ++e) s += wgrad2_[e];
+        float s = 0.0f, mx = 0.0f;
+        for (uint32_t e = ch.begin; e < ch.end; ++e) {
+            s += wgrad2_[e];
+            mx = std::max(mx, wgrad_[e]);
+        }
         vertex_partial_[size_t(k)] = s;
+        vertex_max_[size_t(k)] = mx;
     }
     // 3. One Δλ per muscle, the partials added in chunk order.
 #pragma omp single
@@ -176,10 +185,14 @@ void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jaco
         size_t tc = 0, vc = 0;
         for (size_t v = 0; v < W.volumes.size(); ++v) {
             VolumeConstraint& vol = W.volumes[v];
-            float C = -vol.target, sum = 0.0f;
+            float C = -vol.target, sum = 0.0f, max_w_grad = 0.0f;
             for (; tc < tri_chunks_.size() && tri_chunks_[tc].muscle == vol.muscle; ++tc) C += tri_partial_[tc];
-            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) sum += vertex_partial_[vc];
+            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) {
+                sum += vertex_partial_[vc];
+                max_w_grad = std::max(max_w_grad, vertex_max_[vc]);
+            }
             float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
+            dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
             if (relaxation) dl *= ctx.params.omega * (*relaxation)[vol.muscle];
             W.volume_lambda[v] += dl;
             dlambda_[vol.muscle] = dl;

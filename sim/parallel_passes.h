@@ -63,7 +63,9 @@ private:
     std::vector<Chunk> tri_chunks_, vertex_chunks_;
     std::vector<float> tri_partial_, vertex_partial_;
     std::vector<float> dlambda_;              // per muscle, this iteration
-    std::vector<float> wgrad2_;               // per entry of surface_
+    std::vector<float> wgrad2_;               // per entry of surface_: w|∇C|²
+    std::vector<float> wgrad_;                // per entry of surface_: w|∇C|
+    std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
 };
 
 // The Jacobi half of SMT-J and of the hybrid (seeds Algorithm 8): every item

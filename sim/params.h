@@ -60,7 +60,7 @@ struct SolverParams {
     float omega = 1.5f;            // Jacobi over-relaxation ∈ [1, 2]
     float activation_tau = 0.03f;  // s, first-order activation filter
     float contact_radius = 0.002f; // m, r in C = (p − q)·n − r ≥ 0
-    int hybrid_groups = 4;         // k colour groups in the hybrid solver
+    int hybrid_groups = 8;         // k colour groups in the hybrid solver
     int serial_color_threshold = 64;  // colours smaller than this run serially
     FamilyStiffness xpbd_stiffness = FamilyStiffness::xpbdDefaults();
     FamilyStiffness pbd_stiffness = FamilyStiffness::pbdDefaults();

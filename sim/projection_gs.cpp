@@ -1,5 +1,6 @@
 // Gauss-Seidel projection of each constraint family: every constraint reads
 // the latest positions and writes its correction at once (SPEC §5, SST).
+#include <algorithm>
 #include <cmath>
 
 #include "sim/constraint_kernels.h"
@@ -51,9 +52,13 @@ void volume(IterationContext& ctx, size_t vi) {
         grad[t.y] += glm::cross(c, a);
         grad[t.z] += glm::cross(a, b);
     }
-    float sum = 0.0f;
-    for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) sum += w[i] * glm::dot(grad[i], grad[i]);
+    float sum = 0.0f, max_w_grad = 0.0f;
+    for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+        sum += w[i] * glm::dot(grad[i], grad[i]);
+        max_w_grad = std::max(max_w_grad, w[i] * glm::length(grad[i]));
+    }
     float dl = equalityDelta(C, sum, vc.alpha_tilde, vc.scale, W.volume_lambda[vi]);
+    dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * m.mean_edge);
     W.volume_lambda[vi] += dl;
     for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
         p[i] += (w[i] * dl) * grad[i];

@@ -1,5 +1,6 @@
 #include "sim/world.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -102,6 +103,28 @@ glm::vec3 centroid(const Particles& P, const std::vector<std::vector<uint32_t>>&
     return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
 }
 
+// Pairs (u, v) of medulla neighbours of a common branch point b with
+// level(u) < level(b) < level(v), each pair once, sorted.
+std::vector<std::pair<uint32_t, uint32_t>> secondNeighbours(const InternalStructure& S) {
+    const size_t nb = S.branch_positions.size();
+    std::vector<std::vector<uint32_t>> adj(nb);
+    for (const auto& [a, b] : S.medulla) {
+        adj[a].push_back(b);
+        adj[b].push_back(a);
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (uint32_t b = 0; b < nb; ++b)
+        for (uint32_t u : adj[b])
+            for (uint32_t v : adj[b])
+                if (S.branch_level[u] < S.branch_level[b] && S.branch_level[b] < S.branch_level[v])
+                    out.emplace_back(std::min(u, v), std::max(u, v));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+double branchShare(uint32_t spokes) { return spokes >= 2 ? 2.0 : 1.0; }
+
 void addDistance(World& w, uint32_t i, uint32_t j, uint32_t muscle, DistanceKind kind) {
     const Particles& P = w.particles;
     DistanceSet& D = w.distances;
@@ -199,10 +222,22 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         m.tri_count = uint32_t(md.triangles.size());
         m.rest_volume = float(signedVolume(md.vertices, md.triangles));
 
-        // Uniform mass over all particles of the muscle (surface + branch).
-        const float mass = md.density * m.rest_volume;
-        const float w = float(m.particleEnd() - m.first) / mass;
-        for (uint32_t i = base; i < m.particleEnd(); ++i) P.w_free[i] = w;
+        // Mass (our choice): the muscle's mass ρ·V0 is shared by its particles;
+        // a surface vertex takes one share and a branch point (a hub of
+        // spokes, standing for the core tissue of its band) two. Hubs as light
+        // as one vertex, pulled by a whole ring of spokes, made Gauss-Seidel
+        // flutter at rest (a 1 cm residual growing from round-off on the
+        // built-in oval); hubs weighing one share per spoke were too heavy for
+        // the light surface to carry at 10 iterations (P1 flattened under
+        // gravity) and damped activation. Two shares keep both in check.
+        std::vector<uint32_t> spokes(m.branch_count, 0);
+        for (uint32_t i = 0; i < m.surface_count; ++i) ++spokes[S.vertex_branch[i]];
+        double shares = m.surface_count;
+        for (uint32_t b = 0; b < m.branch_count; ++b) shares += branchShare(spokes[b]);
+        const double unit = double(md.density) * double(m.rest_volume) / shares;
+        for (uint32_t i = 0; i < m.surface_count; ++i) P.w_free[base + i] = float(1.0 / unit);
+        for (uint32_t b = 0; b < m.branch_count; ++b)
+            P.w_free[branch_base + b] = float(1.0 / (unit * branchShare(spokes[b])));
 
         out.volumes.push_back({uint32_t(mi), 6.0f * m.rest_volume, 0.0f, 1.0f});
 
@@ -218,8 +253,13 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
     // then spokes and medulla links (structure family).
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
         const Muscle& m = out.muscles[mi];
-        for (const auto& [a, b] : uniqueEdges(scene.muscles[mi].triangles))
+        double sum = 0.0;
+        const auto edges = uniqueEdges(scene.muscles[mi].triangles);
+        for (const auto& [a, b] : edges) {
             addDistance(out, m.first + a, m.first + b, uint32_t(mi), DistanceKind::Surface);
+            sum += glm::length(P.rest[m.first + a] - P.rest[m.first + b]);
+        }
+        out.muscles[mi].mean_edge = edges.empty() ? 0.0f : float(sum / double(edges.size()));
     }
     out.distances.structure_begin = out.distances.size();
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
@@ -230,6 +270,12 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
             addDistance(out, m.first + i, branch_base + S.vertex_branch[i], uint32_t(mi), DistanceKind::Spoke);
         for (const auto& [a, b] : S.medulla)
             addDistance(out, branch_base + a, branch_base + b, uint32_t(mi), DistanceKind::Medulla);
+        // Our choice: links to second neighbours along the medulla, across
+        // each branch point, so the chain resists bending; without them the
+        // relaxed built-in oval stayed 10% short after a contraction (the
+        // chain kinks and every link still has its rest length).
+        for (const auto& [u, v] : secondNeighbours(S))
+            addDistance(out, branch_base + u, branch_base + v, uint32_t(mi), DistanceKind::Medulla);
     }
     for (auto& m : out.muscles)
         m.rest_length = glm::length(centroid(P, m.insertion_sets) - centroid(P, m.origin_sets));

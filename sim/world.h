@@ -43,6 +43,7 @@ struct Muscle {
     float target_activation = 0.0f;
     float rest_volume = 0.0f;    // m³
     float rest_length = 0.0f;    // origin-centroid ↔ insertion-centroid, m
+    float mean_edge = 0.0f;      // mean rest length of the surface edges, m
     FamilyStiffness stiffness = FamilyStiffness::unset();  // overrides (<0 = default)
     uint32_t particleEnd() const { return first + surface_count + branch_count; }
 };
