@@ -40,8 +40,10 @@ void SimThread::setControls(const Controls& c) {
         std::lock_guard lk(mu_);
         pending_controls_ = c;
         ++pending_serial_;
+        // Under the lock: the sim thread sets idle only after it has seen
+        // every request, so `idle` never hides a pending one.
+        idle_.store(false, std::memory_order_release);
     }
-    idle_.store(false, std::memory_order_release);
     cv_.notify_all();
 }
 
@@ -49,8 +51,8 @@ void SimThread::command(const Commands& c) {
     {
         std::lock_guard lk(mu_);
         pending_cmds_.merge(c);
+        idle_.store(false, std::memory_order_release);
     }
-    idle_.store(false, std::memory_order_release);
     cv_.notify_all();
 }
 

@@ -159,7 +159,10 @@ bool Viewer::runUntilFresh(double timeout_s) {
     auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
     while (Clock::now() < end) {
         frame();
-        if (sim_.latest().serial >= target) {
+        // Fresh: a newer frame arrived, or the sim has applied every request
+        // and is idle with its last frame shown (the request may have been
+        // handled before `target` was read).
+        if (sim_.latest().serial >= target || (sim_.idle() && sim_.latest().serial == sim_.published())) {
             frame();
             return true;
         }
