@@ -6,6 +6,7 @@
 
 #include "sim/constraint_coloring.h"
 #include "sim/constraint_kernels.h"
+#include "sim/projection_items.h"
 
 namespace sim {
 
@@ -29,68 +30,31 @@ MasterPhase::~MasterPhase() {
 void parallelPlanes(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Plane);
     World& W = ctx.world;
-    if (W.planes.empty()) return;  // uniform across threads: no worksharing skipped unevenly
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
     const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
-    const float r = ctx.params.contact_radius;
-    const int64_t n = int64_t(p.size());
+    const int64_t n = W.planes.empty() ? 0 : int64_t(W.particles.size());
 #pragma omp for schedule(static)
-    for (int64_t i = 0; i < n; ++i) {
-        if (w[size_t(i)] == 0.0f) continue;
-        for (size_t pl = 0; pl < W.planes.size(); ++pl) {
-            const Plane& plane = W.planes[pl];
-            float& lambda = W.plane_lambda[pl * size_t(n) + size_t(i)];
-            float C = glm::dot(p[size_t(i)] - plane.origin, plane.normal) - r;
-            float dl = unilateralDelta(C, w[size_t(i)], at, s, lambda);
-            if (dl == 0.0f) continue;
-            lambda += dl;
-            p[size_t(i)] += (w[size_t(i)] * dl) * plane.normal;
-        }
-    }
+    for (int64_t i = 0; i < n; ++i)
+        for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, size_t(i), at, s, ctx.params.contact_radius);
 }
 
 void parallelContacts(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
     const float at = ctx.coef.alpha_tilde[fi(Family::Contact)], s = ctx.coef.scale[fi(Family::Contact)];
-    const float r = ctx.params.contact_radius;
     const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
+    // A particle's contacts are consecutive (one run): runs are independent.
 #pragma omp for schedule(static)
-    for (int64_t run = 0; run < runs; ++run) {
-        for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k) {
-            const Contact& c = W.contacts[k];
-            float C = glm::dot(p[c.particle] - c.q, c.n) - r;
-            float dl = unilateralDelta(C, w[c.particle], at, s, W.contact_lambda[k]);
-            if (dl == 0.0f) continue;
-            W.contact_lambda[k] += dl;
-            p[c.particle] += (w[c.particle] * dl) * c.n;
-        }
-    }
+    for (int64_t run = 0; run < runs; ++run)
+        for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k)
+            project::contact(W, k, at, s, ctx.params.contact_radius);
 }
 
 void projectItemGS(IterationContext& ctx, uint32_t item) {
-    World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
-    glm::vec3 n;
-    if (item & kSlidingItem) {
-        const uint32_t k = item & ~kSlidingItem;
-        const SlidingConnection& c = W.sliding[k];
-        const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], s = ctx.coef.scale[fi(Family::Sliding)];
-        float dl = distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, at, s, W.sliding_lambda[k], n);
-        W.sliding_lambda[k] += dl;
-        p[c.particle] += (w[c.particle] * dl) * n;
-        return;
-    }
-    DistanceSet& D = W.distances;
-    const DistanceConstraint& c = D.c[item];
-    float dl = distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale, D.lambda[item], n);
-    D.lambda[item] += dl;
-    p[c.i] += (w[c.i] * dl) * n;
-    p[c.j] -= (w[c.j] * dl) * n;
+    if (item & kSlidingItem)
+        project::sliding(ctx.world, item & ~kSlidingItem, ctx.coef.alpha_tilde[fi(Family::Sliding)],
+                         ctx.coef.scale[fi(Family::Sliding)]);
+    else
+        project::distance(ctx.world, item);
 }
 
 // ---------------------------------------------------------------------------

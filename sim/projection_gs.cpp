@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/constraint_kernels.h"
+#include "sim/projection_items.h"
 #include "sim/solver.h"
 
 namespace sim::gs {
@@ -19,18 +20,13 @@ inline int fi(Family f) { return static_cast<int>(f); }
 
 void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
     ScopedPhase timer(ctx.timers, family == Family::Fiber ? Phase::Fiber : Phase::Structure);
-    auto& P = ctx.world.particles;
-    auto& D = ctx.world.distances;
-    glm::vec3* p = P.p.data();
-    const float* w = P.w.data();
+    World& W = ctx.world;
     for (size_t k = begin; k < end; ++k) {
-        const DistanceConstraint& c = D.c[k];
-        glm::vec3 n;
-        float dl = distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale, D.lambda[k], n);
-        D.lambda[k] += dl;
-        p[c.i] += (w[c.i] * dl) * n;
-        p[c.j] -= (w[c.j] * dl) * n;
-        if (ctx.check && (report(ctx, family, k, c.i, p[c.i]) || report(ctx, family, k, c.j, p[c.j]))) return;
+        project::distance(W, k);
+        if (ctx.check) {
+            const DistanceConstraint& c = W.distances.c[k];
+            if (report(ctx, family, k, c.i, W.particles.p[c.i]) || report(ctx, family, k, c.j, W.particles.p[c.j])) return;
+        }
     }
 }
 
@@ -77,58 +73,34 @@ void volumes(IterationContext& ctx) {
 void planes(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Plane);
     World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
     const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
-    const float r = ctx.params.contact_radius;
-    const size_t n = p.size();
-    for (size_t pl = 0; pl < W.planes.size(); ++pl) {
-        const Plane& plane = W.planes[pl];
-        float* lambda = &W.plane_lambda[pl * n];
+    const size_t n = W.particles.size();
+    for (size_t pl = 0; pl < W.planes.size(); ++pl)
         for (size_t i = 0; i < n; ++i) {
-            if (w[i] == 0.0f) continue;
-            float C = glm::dot(p[i] - plane.origin, plane.normal) - r;
-            float dl = unilateralDelta(C, w[i], at, s, lambda[i]);
-            if (dl == 0.0f) continue;
-            lambda[i] += dl;
-            p[i] += (w[i] * dl) * plane.normal;
-            if (report(ctx, Family::Plane, pl * n + i, uint32_t(i), p[i])) return;
+            project::plane(W, pl, i, at, s, ctx.params.contact_radius);
+            if (report(ctx, Family::Plane, pl * n + i, uint32_t(i), W.particles.p[i])) return;
         }
-    }
 }
 
 void contacts(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
     const float at = ctx.coef.alpha_tilde[fi(Family::Contact)], s = ctx.coef.scale[fi(Family::Contact)];
-    const float r = ctx.params.contact_radius;
     for (size_t k = 0; k < W.contacts.size(); ++k) {
-        const Contact& c = W.contacts[k];
-        float C = glm::dot(p[c.particle] - c.q, c.n) - r;
-        float dl = unilateralDelta(C, w[c.particle], at, s, W.contact_lambda[k]);
-        if (dl == 0.0f) continue;
-        W.contact_lambda[k] += dl;
-        p[c.particle] += (w[c.particle] * dl) * c.n;
-        if (report(ctx, Family::Contact, k, c.particle, p[c.particle])) return;
+        project::contact(W, k, at, s, ctx.params.contact_radius);
+        const uint32_t i = W.contacts[k].particle;
+        if (report(ctx, Family::Contact, k, i, W.particles.p[i])) return;
     }
 }
 
 void sliding(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Sliding);
     World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
     const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], s = ctx.coef.scale[fi(Family::Sliding)];
     for (size_t k = 0; k < W.sliding.size(); ++k) {
-        const SlidingConnection& c = W.sliding[k];
-        glm::vec3 n;
-        // The target point is one-sided (w = 0): only the muscle vertex moves.
-        float dl = distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, at, s, W.sliding_lambda[k], n);
-        W.sliding_lambda[k] += dl;
-        p[c.particle] += (w[c.particle] * dl) * n;
-        if (report(ctx, Family::Sliding, k, c.particle, p[c.particle])) return;
+        project::sliding(W, k, at, s);
+        const uint32_t i = W.sliding[k].particle;
+        if (report(ctx, Family::Sliding, k, i, W.particles.p[i])) return;
     }
 }
 

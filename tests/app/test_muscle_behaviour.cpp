@@ -23,7 +23,9 @@ Shape shapeOf(const sim::Simulation& s, size_t m = 0) {
     return {st.length / st.rest_length, st.volume / st.rest_volume};
 }
 
-void load(app::SceneDriver& d, const std::string& scene, const sim::SolverParams& p = {}) {
+// One solver thread: ctest runs two test processes on the two cores.
+void load(app::SceneDriver& d, const std::string& scene, sim::SolverParams p = {}) {
+    if (p.threads == 0) p.threads = 1;
     ASSERT_EQ(d.load(scene), "");
     ASSERT_EQ(d.setParams(p), "");
 }
@@ -71,6 +73,7 @@ double hangingElongation(sim::ConstraintMode mode, int iterations, float k) {
     p.mode = mode;
     p.iterations = iterations;
     p.substeps = 10;
+    p.threads = 1;
     p.stiffness()[sim::Family::Fiber] = k;
     p.stiffness()[sim::Family::Structure] = k;
     app::SceneDriver d;

@@ -1,0 +1,62 @@
+// The Gauss-Seidel projection of one constraint of each family: read the
+// latest positions, apply the correction, update λ. Shared by the sequential
+// loops (sim/projection_gs.cpp) and the parallel passes
+// (sim/parallel_passes.cpp), which differ only in how they iterate.
+#pragma once
+
+#include <glm/geometric.hpp>
+
+#include "sim/constraint_kernels.h"
+#include "sim/world.h"
+
+namespace sim::project {
+
+inline void distance(World& W, size_t k) {
+    DistanceSet& D = W.distances;
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    const DistanceConstraint& c = D.c[k];
+    glm::vec3 n;
+    float dl = distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale, D.lambda[k], n);
+    D.lambda[k] += dl;
+    p[c.i] += (w[c.i] * dl) * n;
+    p[c.j] -= (w[c.j] * dl) * n;
+}
+
+// Sliding connection k: the target point is one-sided (w = 0), only the
+// muscle vertex moves.
+inline void sliding(World& W, size_t k, float alpha_tilde, float scale) {
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    const SlidingConnection& c = W.sliding[k];
+    glm::vec3 n;
+    float dl = distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, alpha_tilde, scale, W.sliding_lambda[k], n);
+    W.sliding_lambda[k] += dl;
+    p[c.particle] += (w[c.particle] * dl) * n;
+}
+
+// Plane `pl` on particle i (C = (p − o)·n − r ≥ 0).
+inline void plane(World& W, size_t pl, size_t i, float alpha_tilde, float scale, float r) {
+    auto& p = W.particles.p;
+    const float wi = W.particles.w[i];
+    if (wi == 0.0f) return;
+    const Plane& plane = W.planes[pl];
+    float& lambda = W.plane_lambda[pl * p.size() + i];
+    float dl = unilateralDelta(glm::dot(p[i] - plane.origin, plane.normal) - r, wi, alpha_tilde, scale, lambda);
+    if (dl == 0.0f) return;
+    lambda += dl;
+    p[i] += (wi * dl) * plane.normal;
+}
+
+// Contact k (C = (p − q)·n − r ≥ 0).
+inline void contact(World& W, size_t k, float alpha_tilde, float scale, float r) {
+    auto& p = W.particles.p;
+    const Contact& c = W.contacts[k];
+    const float wi = W.particles.w[c.particle];
+    float dl = unilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - r, wi, alpha_tilde, scale, W.contact_lambda[k]);
+    if (dl == 0.0f) return;
+    W.contact_lambda[k] += dl;
+    p[c.particle] += (wi * dl) * c.n;
+}
+
+}  // namespace sim::project
