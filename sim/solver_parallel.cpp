@@ -65,7 +65,11 @@ void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, in
             for (uint32_t e = begin; e < end; ++e) runTask(c.color_tasks[e]);
         } else {
             const int64_t n = int64_t(end - begin);
-#pragma omp for schedule(dynamic, 16)
+            // Static halves, not interleaved chunks: a colour's tasks are in
+            // particle order, so each thread writes its own region of p and
+            // cache lines are not bounced between cores (dynamic chunks of 16
+            // made 2 threads slower than 1).
+#pragma omp for schedule(static)
             for (int64_t e = 0; e < n; ++e) runTask(c.color_tasks[begin + uint32_t(e)]);
         }
     }
