@@ -95,8 +95,7 @@ void ParallelVolume::rebuild(const World& w) {
     wgrad2_.assign(surface_.size(), 0.0f);
 }
 
-void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jacobi_dp,
-                             const std::vector<float>* relaxation) {
+void ParallelVolume::project(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Volume);
     World& W = ctx.world;
     auto& p = W.particles.p;
@@ -157,26 +156,21 @@ void ParallelVolume::project(IterationContext& ctx, std::vector<glm::vec3>* jaco
             }
             float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
             dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
-            if (relaxation) dl *= ctx.params.omega * (*relaxation)[vol.muscle];
             W.volume_lambda[v] += dl;
             dlambda_[vol.muscle] = dl;
         }
     }
-    // 4. Apply (Gauss-Seidel) or hand to the Jacobi gather.
+    // 4. Apply.
 #pragma omp for schedule(static)
     for (int64_t e = 0; e < nv; ++e) {
         const uint32_t i = surface_[size_t(e)];
-        const glm::vec3 dp = (w[i] * dlambda_[W.particles.muscle[i]]) * grad[i];
-        if (jacobi_dp)
-            (*jacobi_dp)[i] = dp;
-        else
-            p[i] += dp;
+        p[i] += (w[i] * dlambda_[W.particles.muscle[i]]) * grad[i];
     }
 }
 
 // ---------------------------------------------------------------------------
 
-void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items, bool with_volume) {
+void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
     items_ = std::move(items);
     slots_.assign(items_.size() * 2, glm::vec3(0.0f));
     const size_t np = w.particles.size();
@@ -193,27 +187,14 @@ void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items, bool with_
         }
     };
     forSlots([&](uint32_t p, uint32_t) { ++count[p + 1]; });
-    std::vector<uint8_t> volume(np, 0);
-    if (with_volume)
-        for (const auto& m : w.muscles)
-            for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) volume[i] = 1;
     // n_i: the averaged constraints touching particle i.
-    std::vector<uint32_t> n(np);
-    for (size_t p = 0; p < np; ++p) n[p] = count[p + 1] + volume[p];
-    auto nOf = [&](uint32_t p) { return w.particles.w[p] > 0.0f ? std::max(1u, n[p]) : 1u; };
+    auto nOf = [&](uint32_t p) { return w.particles.w[p] > 0.0f ? std::max(1u, count[p + 1]) : 1u; };
     item_inv_n_.resize(items_.size());
     for (uint32_t q = 0; q < items_.size(); ++q) {
         const uint32_t item = items_[q];
         uint32_t m = (item & kSlidingItem) ? nOf(w.sliding[item & ~kSlidingItem].particle)
                                            : std::max(nOf(w.distances.c[item].i), nOf(w.distances.c[item].j));
         item_inv_n_[q] = 1.0f / float(m);
-    }
-    volume_inv_n_.assign(w.muscles.size(), 1.0f);
-    for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
-        uint32_t m = 1;
-        for (uint32_t i = w.muscles[mi].first; i < w.muscles[mi].first + w.muscles[mi].surface_count; ++i)
-            m = std::max(m, nOf(i));
-        volume_inv_n_[mi] = 1.0f / float(m);
     }
     for (size_t p = 0; p < np; ++p) count[p + 1] += count[p];
     std::vector<uint32_t> all_slots(count[np]);
@@ -224,13 +205,11 @@ void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items, bool with_
     particles_.clear();
     offset_.assign(1, 0);
     slot_index_.clear();
-    has_volume_.clear();
     for (uint32_t p = 0; p < np; ++p) {
-        if (n[p] == 0 || w.particles.w[p] == 0.0f) continue;
+        if (count[p + 1] == count[p] || w.particles.w[p] == 0.0f) continue;
         particles_.push_back(p);
         slot_index_.insert(slot_index_.end(), all_slots.begin() + count[p], all_slots.begin() + count[p + 1]);
         offset_.push_back(uint32_t(slot_index_.size()));
-        has_volume_.push_back(volume[p]);
     }
 }
 
@@ -265,7 +244,7 @@ void JacobiPass::compute(IterationContext& ctx) {
     }
 }
 
-void JacobiPass::gather(IterationContext& ctx, const std::vector<glm::vec3>* volume_dp) {
+void JacobiPass::gather(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Gather);
     auto& p = ctx.world.particles.p;
     const int64_t n = int64_t(particles_.size());
@@ -273,10 +252,17 @@ void JacobiPass::gather(IterationContext& ctx, const std::vector<glm::vec3>* vol
     for (int64_t e = 0; e < n; ++e) {
         glm::vec3 sum(0.0f);
         for (uint32_t k = offset_[size_t(e)]; k < offset_[size_t(e) + 1]; ++k) sum += slots_[slot_index_[k]];
-        const uint32_t i = particles_[size_t(e)];
-        if (volume_dp && has_volume_[size_t(e)]) sum += (*volume_dp)[i];
-        p[i] += sum;
+        p[particles_[size_t(e)]] += sum;
     }
+}
+
+void finishIteration(IterationContext& ctx, ParallelVolume& volume) {
+    volume.project(ctx);
+    parallelContacts(ctx);
+    parallelPlanes(ctx);
+    if (!ctx.on_iteration) return;
+#pragma omp single
+    ctx.iterationDone();
 }
 
 }  // namespace sim

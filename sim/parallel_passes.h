@@ -47,11 +47,8 @@ void projectItemGS(IterationContext& ctx, uint32_t item);
 class ParallelVolume {
 public:
     void rebuild(const World& w);
-    // Gauss-Seidel: applies the correction to p. Jacobi: scales Δλ of muscle
-    // m by ω·relaxation[m] and writes the correction to `jacobi_dp` (one
-    // entry per particle) instead.
-    void project(IterationContext& ctx, std::vector<glm::vec3>* jacobi_dp,
-                 const std::vector<float>* relaxation = nullptr);
+    // Gauss-Seidel: every solver mode applies the volume correction fully.
+    void project(IterationContext& ctx);
 
 private:
     struct Chunk {
@@ -84,24 +81,23 @@ private:
 class JacobiPass {
 public:
     // `items`: distance indices, or sliding indices with the top bit set.
-    // `volume`: the volume corrections (ParallelVolume's jacobi_dp) are
-    // summed in too and count in n_i.
-    void rebuild(const World& w, std::vector<uint32_t> items, bool with_volume);
+    void rebuild(const World& w, std::vector<uint32_t> items);
     void compute(IterationContext& ctx);
-    void gather(IterationContext& ctx, const std::vector<glm::vec3>* volume_dp);
+    void gather(IterationContext& ctx);
     size_t size() const { return items_.size(); }
-    // 1 / max n_i over each muscle's surface (for the volume constraint).
-    const std::vector<float>& volumeRelaxation() const { return volume_inv_n_; }
 
 private:
     std::vector<uint32_t> items_;
     std::vector<float> item_inv_n_;      // 1 / max n_i over the item's particles
-    std::vector<float> volume_inv_n_;    // per muscle
     std::vector<glm::vec3> slots_;       // two per item (i, j)
     std::vector<uint32_t> particles_;    // particles that receive corrections
     std::vector<uint32_t> offset_;       // per entry of particles_: its slots
     std::vector<uint32_t> slot_index_;
-    std::vector<uint8_t> has_volume_;    // per entry of particles_
 };
+
+// The end of every parallel iteration: the volume constraint, then contacts
+// and planes applied fully (so the iteration ends with nothing inside a plane
+// or a target), then the convergence record.
+void finishIteration(IterationContext& ctx, ParallelVolume& volume);
 
 }  // namespace sim

@@ -23,13 +23,6 @@ std::vector<uint32_t> allItems(const World& w) {
     return items;
 }
 
-// Records the convergence curve between barriers, on one thread.
-void iterationDone(IterationContext& ctx) {
-    if (!ctx.on_iteration) return;
-#pragma omp single
-    ctx.iterationDone();
-}
-
 std::vector<uint32_t> colorSizesOf(const ConstraintColoring& c, int colors) {
     std::vector<uint32_t> sizes;
     for (int k = 0; k < colors && k < c.colorCount(); ++k) sizes.push_back(c.color_items[size_t(k)]);
@@ -87,21 +80,18 @@ public:
     SolverKind kind() const override { return SolverKind::Jacobi; }
     void rebuild(const World& w, const SolverParams&) override {
         volume_.rebuild(w);
-        jacobi_.rebuild(w, allItems(w), /*with_volume=*/false);
+        jacobi_.rebuild(w, allItems(w));
     }
     void solve(IterationContext& ctx, int iterations) override {
 #pragma omp parallel
         for (int it = 0; it < iterations; ++it) {
             // Averaged constraints from one snapshot, then the gather.
             jacobi_.compute(ctx);
-            jacobi_.gather(ctx, nullptr);
+            jacobi_.gather(ctx);
             // The "Gauss-Seidel" constraints, applied fully (seeds Algorithm 8
             // runs them first; after the average, the iteration ends with the
             // volume kept and nothing inside a plane or a target).
-            volume_.project(ctx, nullptr);
-            parallelContacts(ctx);
-            parallelPlanes(ctx);
-            iterationDone(ctx);
+            finishIteration(ctx, volume_);
         }
     }
 
@@ -123,10 +113,7 @@ public:
 #pragma omp parallel
         for (int it = 0; it < iterations; ++it) {
             runColors(ctx, coloring_, 0, coloring_.colorCount());
-            volume_.project(ctx, nullptr);
-            parallelContacts(ctx);
-            parallelPlanes(ctx);
-            iterationDone(ctx);
+            finishIteration(ctx, volume_);
         }
     }
     int colorCount() const override { return coloring_.colorCount(); }
@@ -157,7 +144,7 @@ public:
                 for (uint32_t i = coloring_.task_offset[task]; i < coloring_.task_offset[task + 1]; ++i)
                     overflow.push_back(coloring_.task_items[i]);
             }
-        jacobi_.rebuild(w, std::move(overflow), /*with_volume=*/false);
+        jacobi_.rebuild(w, std::move(overflow));
         volume_.rebuild(w);
         world_ = &w;
     }
@@ -168,12 +155,9 @@ public:
             runColors(ctx, coloring_, 0, colored_);
             if (has_overflow) {
                 jacobi_.compute(ctx);
-                jacobi_.gather(ctx, nullptr);
+                jacobi_.gather(ctx);
             }
-            volume_.project(ctx, nullptr);
-            parallelContacts(ctx);
-            parallelPlanes(ctx);
-            iterationDone(ctx);
+            finishIteration(ctx, volume_);
         }
     }
     int colorCount() const override { return colored_ + (jacobi_.size() > 0 ? 1 : 0); }
