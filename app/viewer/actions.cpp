@@ -215,6 +215,12 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
     }
 }
 
+void Actions::setRecordConvergence(bool on) {
+    if (s_.controls.record_convergence == on) return;
+    s_.controls.record_convergence = on;
+    pushControls(false);
+}
+
 std::string Actions::savePreset(const std::string& path) { return writePreset(path, s_); }
 
 std::string Actions::loadPreset(const std::string& path) { return readPreset(path, *this); }

@@ -63,6 +63,8 @@ public:
 
     // View
     void setOverlay(engine::render::Overlay o, bool on);
+    // Stats: the residual after every iteration of the last substep.
+    void setRecordConvergence(bool on);
     void toggleOverlay(engine::render::Overlay o) { setOverlay(o, !s_.render.overlay(o)); }
     void frameAll() { s_.frame_requested = true; }
     void setUiVisible(bool on) { s_.ui_visible = on; }

@@ -67,13 +67,15 @@ void drawStatsPanel(PanelContext& c) {
     ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f, ImVec2(-1, 30));
 
     ImGui::Separator();
+    bool record = c.actions.state().controls.record_convergence;
+    if (ImGui::Checkbox("residual per iteration", &record)) c.actions.setRecordConvergence(record);
     if (!f.convergence.empty()) {
         float top = *std::max_element(f.convergence.begin(), f.convergence.end());
         std::snprintf(overlay, sizeof overlay, "residual/iteration, last %.2e m", double(f.convergence.back()));
         ImGui::PlotHistogram("##conv", f.convergence.data(), int(f.convergence.size()), 0, overlay, 0.0f, top * 1.05f,
                              ImVec2(-1, 60));
     } else {
-        ImGui::TextDisabled("residual per iteration: not recorded by this solver");
+        ImGui::TextDisabled(record ? "residual per iteration: waiting for the next step" : "residual per iteration: off");
     }
     const auto& r = f.residuals;
     ImGui::Text("residual: dist %.2e m  vol %.2e  pen %.2e m  att %.2e m", double(r.distance), double(r.volume_rel),

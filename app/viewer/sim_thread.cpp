@@ -153,6 +153,7 @@ void SimThread::load(const std::string& spec) {
 }
 
 void SimThread::applyControls(bool physics_changed) {
+    sim_->setRecordConvergence(controls_.record_convergence);
     if (!physics_changed) return;
     applied_physics_ = controls_.physics_version;
     if (auto e = sim_->setParams(controls_.params); !e.empty()) message_ = "parameters refused: " + e;

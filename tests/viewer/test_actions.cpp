@@ -2,6 +2,7 @@
 // the same state (the widgets call the same typed functions), presets round-
 // trip, and actions reach the simulation thread.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -147,5 +148,27 @@ TEST(ViewerActions, ScrubAndSolverSwitchReachTheSimulation) {
     ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.params.iterations == 5; }));
     ASSERT_EQ(r.actions.execute("step-back"), "");
     ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.frame == 14; }));
+    r.sim.stop();
+}
+
+TEST(ViewerActions, ResidualPerIterationIsRecordedOnRequest) {
+    Rig r;
+    r.state.controls.playing = false;
+    r.sim.setControls(r.state.controls);
+    r.sim.start();
+    r.actions.openScene("builtin:t1");
+    ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; }));
+    r.actions.adoptScene(*r.sim.latest().scene);
+    r.actions.stepForward(1);
+    ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.frame == 1; }));
+    EXPECT_TRUE(r.sim.latest().convergence.empty()) << "off by default";
+    r.actions.setRecordConvergence(true);
+    ASSERT_EQ(r.actions.execute("set iterations 7"), "");
+    r.actions.stepForward(1);
+    ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.frame == 2; }));
+    // One residual per iteration of the last substep, all finite and positive.
+    const auto conv = r.sim.latest().convergence;
+    ASSERT_EQ(conv.size(), 7u);
+    for (float v : conv) EXPECT_TRUE(std::isfinite(v) && v >= 0.0f);
     r.sim.stop();
 }
