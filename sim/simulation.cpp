@@ -207,7 +207,10 @@ void Simulation::predict(float dt) {
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
         glm::vec3 v = P.v[size_t(i)];
-        if (P.w[size_t(i)] > 0.0f) v += g;
+        // Branch points (a few % of the mass) carry no weight: on the soft
+        // internal structure they would sag out of the muscle; the surface
+        // carries the weight.
+        if (P.w[size_t(i)] > 0.0f && !P.branch[size_t(i)]) v += g;
         v *= damp;
         P.v[size_t(i)] = v;
         P.p[size_t(i)] = P.x[size_t(i)] + dt * v;

@@ -24,6 +24,7 @@ void Particles::resize(size_t n) {
     w.resize(n);
     w_free.resize(n);
     muscle.resize(n);
+    branch.resize(n);
 }
 
 size_t World::surfaceVertexCount() const {
@@ -207,7 +208,10 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
             P.rest[branch_base + b] = S.branch_positions[b];
             P.fiber[branch_base + b] = S.branch_tangent[b];
         }
-        for (uint32_t i = base; i < m.particleEnd(); ++i) P.muscle[i] = uint32_t(mi);
+        for (uint32_t i = base; i < m.particleEnd(); ++i) {
+            P.muscle[i] = uint32_t(mi);
+            P.branch[i] = i >= branch_base;
+        }
         auto globalSets = [&](const std::vector<std::vector<uint32_t>>& sets) {
             std::vector<std::vector<uint32_t>> g = sets;
             for (auto& s : g)

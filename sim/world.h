@@ -25,6 +25,7 @@ struct Particles {
     std::vector<float> w;          // inverse mass used by the solver (0 = kinematic)
     std::vector<float> w_free;     // inverse mass from the muscle's mass
     std::vector<uint32_t> muscle;  // owning muscle
+    std::vector<uint8_t> branch;   // 1 for internal-structure branch points
     size_t size() const { return x.size(); }
     void resize(size_t n);
 };
