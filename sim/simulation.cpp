@@ -43,16 +43,6 @@ glm::mat4 interpolateTransform(const glm::mat4& a, const glm::mat4& b, float t) 
     return out;
 }
 
-glm::vec3 setCentroid(const std::vector<glm::vec3>& X, const std::vector<std::vector<uint32_t>>& sets) {
-    glm::dvec3 s(0.0);
-    size_t n = 0;
-    for (const auto& set : sets)
-        for (uint32_t i : set) {
-            s += glm::dvec3(X[i]);
-            ++n;
-        }
-    return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
-}
 }  // namespace
 
 std::string NanReport::message() const {
@@ -374,15 +364,9 @@ std::vector<MuscleStats> Simulation::muscleStats() const {
         MuscleStats s;
         s.name = m.name;
         s.rest_volume = m.rest_volume;
-        double v6 = 0.0;
-        const glm::vec3 o = X[m.first];
-        for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
-            const auto& t = world_.triangles[k];
-            v6 += double(glm::dot(glm::cross(X[t.x] - o, X[t.y] - o), X[t.z] - o));
-        }
-        s.volume = float(v6 / 6.0);
+        s.volume = float(muscleVolume6(world_, m, X) / 6.0);
         s.rest_length = m.rest_length;
-        s.length = glm::length(setCentroid(X, m.insertion_sets) - setCentroid(X, m.origin_sets));
+        s.length = glm::length(rootCentroid(X, m.insertion_sets) - rootCentroid(X, m.origin_sets));
         s.activation = m.activation;
         out.push_back(s);
     }
@@ -401,13 +385,7 @@ Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
         r.distance = std::max(r.distance, std::abs(glm::length(X[c.i] - X[c.j]) - c.rest));
     }
     for (const auto& v : W.volumes) {
-        const Muscle& m = W.muscles[v.muscle];
-        double v6 = 0.0;
-        const glm::vec3 o = X[m.first];
-        for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
-            const auto& t = W.triangles[k];
-            v6 += double(glm::dot(glm::cross(X[t.x] - o, X[t.y] - o), X[t.z] - o));
-        }
+        const double v6 = muscleVolume6(W, W.muscles[v.muscle], X);
         if (v.target > 0.0f) r.volume_rel = std::max(r.volume_rel, float(std::abs(v6 - v.target) / v.target));
     }
     const float rad = params_.contact_radius;

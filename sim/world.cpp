@@ -39,6 +39,27 @@ size_t World::branchPointCount() const {
     return n;
 }
 
+glm::vec3 rootCentroid(const std::vector<glm::vec3>& X, const std::vector<std::vector<uint32_t>>& sets) {
+    glm::dvec3 s(0.0);
+    size_t n = 0;
+    for (const auto& set : sets)
+        for (uint32_t i : set) {
+            s += glm::dvec3(X[i]);
+            ++n;
+        }
+    return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
+}
+
+double muscleVolume6(const World& w, const Muscle& m, const std::vector<glm::vec3>& X) {
+    double v6 = 0.0;
+    const glm::vec3 o = X[m.first];
+    for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
+        const auto& t = w.triangles[k];
+        v6 += double(glm::dot(glm::cross(X[t.x] - o, X[t.y] - o), X[t.z] - o));
+    }
+    return v6;
+}
+
 int World::muscleIndex(std::string_view name) const {
     for (size_t i = 0; i < muscles.size(); ++i)
         if (muscles[i].name == name) return static_cast<int>(i);
@@ -91,17 +112,6 @@ std::string validateMuscle(const SceneDesc& scene, const MuscleDesc& m, size_t m
     }
     if (auto e = checkTargets(scene, m, mi, m.contact_targets, "contact"); !e.empty()) return e;
     return checkTargets(scene, m, mi, m.sliding_targets, "sliding");
-}
-
-glm::vec3 centroid(const Particles& P, const std::vector<std::vector<uint32_t>>& sets) {
-    glm::dvec3 s(0.0);
-    size_t n = 0;
-    for (const auto& set : sets)
-        for (uint32_t i : set) {
-            s += glm::dvec3(P.rest[i]);
-            ++n;
-        }
-    return n ? glm::vec3(s / double(n)) : glm::vec3(0.0f);
 }
 
 // Pairs (u, v) of medulla neighbours of a common branch point b with
@@ -282,7 +292,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
             addDistance(out, branch_base + u, branch_base + v, uint32_t(mi), DistanceKind::Medulla);
     }
     for (auto& m : out.muscles)
-        m.rest_length = glm::length(centroid(P, m.insertion_sets) - centroid(P, m.origin_sets));
+        m.rest_length = glm::length(rootCentroid(P.rest, m.insertion_sets) - rootCentroid(P.rest, m.origin_sets));
 
     // Sliding connections: surface vertices within the radius of a target at rest.
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {

@@ -143,6 +143,12 @@ struct World {
     int muscleIndex(std::string_view name) const;  // −1 when absent
 };
 
+// Centroid of root vertex sets (global particle indices) in positions X.
+glm::vec3 rootCentroid(const std::vector<glm::vec3>& X, const std::vector<std::vector<uint32_t>>& sets);
+// Six times the volume enclosed by muscle m's surface in positions X, summed
+// in double relative to its first vertex (float precision far from the origin).
+double muscleVolume6(const World& w, const Muscle& m, const std::vector<glm::vec3>& X);
+
 // Builds a world from a scene description: particles, internal structure,
 // every constraint family. Returns an error message (empty on success).
 std::string buildWorld(const SceneDesc& scene, World& out);

@@ -121,7 +121,9 @@ TEST(SolverModes, ColoringIsValidOnEveryBuiltinScene) {
         // needs at least one colour per spoke of the busiest branch point
         // (several times fewer on the fine built-in meshes).
         EXPECT_LT(c.colorCount(), c.colors_without_remedy) << name;
-        if (name != "hang") EXPECT_LT(c.colorCount() * 3, c.colors_without_remedy) << name;
+        if (name != "hang") {
+            EXPECT_LT(c.colorCount() * 3, c.colors_without_remedy) << name;
+        }
         // Balanced: the largest colour at most three times the mean.
         size_t total = 0, largest = 0;
         for (uint32_t s : c.color_items) {

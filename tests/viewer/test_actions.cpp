@@ -126,14 +126,20 @@ TEST(ViewerActions, PresetsRoundTrip) {
     EXPECT_EQ(b.state.controls.params.iterations, 33);
 }
 
-TEST(ViewerActions, ScrubAndSolverSwitchReachTheSimulation) {
-    Rig r;
+// Starts the sim thread paused and loads builtin:t1 through the actions.
+bool startPausedOnT1(Rig& r) {
     r.state.controls.playing = false;
     r.sim.setControls(r.state.controls);
     r.sim.start();
     r.actions.openScene("builtin:t1");
-    ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; }));
+    if (!waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; })) return false;
     r.actions.adoptScene(*r.sim.latest().scene);
+    return true;
+}
+
+TEST(ViewerActions, ScrubAndSolverSwitchReachTheSimulation) {
+    Rig r;
+    ASSERT_TRUE(startPausedOnT1(r));
     ASSERT_EQ(r.actions.execute("scrub 0.5"), "");
     ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return std::abs(f.time - 0.5) < 1e-6; }));
     EXPECT_EQ(r.sim.latest().frame, 15);
@@ -153,12 +159,7 @@ TEST(ViewerActions, ScrubAndSolverSwitchReachTheSimulation) {
 
 TEST(ViewerActions, ResidualPerIterationIsRecordedOnRequest) {
     Rig r;
-    r.state.controls.playing = false;
-    r.sim.setControls(r.state.controls);
-    r.sim.start();
-    r.actions.openScene("builtin:t1");
-    ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; }));
-    r.actions.adoptScene(*r.sim.latest().scene);
+    ASSERT_TRUE(startPausedOnT1(r));
     r.actions.stepForward(1);
     ASSERT_TRUE(waitFor(r.sim, [](const SimFrame& f) { return f.frame == 1; }));
     EXPECT_TRUE(r.sim.latest().convergence.empty()) << "off by default";
