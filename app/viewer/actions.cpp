@@ -8,6 +8,7 @@
 #include "app/viewer/presets.h"
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/sim_thread.h"
+#include "app/viewer/study.h"
 
 namespace app::viewer {
 
@@ -215,15 +216,34 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
     }
 }
 
+void Actions::setErrorScale(float scale) {
+    // NaN keeps the current scale.
+    if (scale == scale) s_.render.error_scale = std::clamp(scale, kErrorScaleMin, kErrorScaleMax);
+}
+
+std::string Actions::runStudy() {
+    if (!study_) return "no study here (the Study panel runs it)";
+    study_->start(s_.controls.params);
+    return {};
+}
+
 void Actions::setRecordConvergence(bool on) {
     if (s_.controls.record_convergence == on) return;
     s_.controls.record_convergence = on;
     pushControls(false);
 }
 
-std::string Actions::savePreset(const std::string& path) { return writePreset(path, s_); }
+std::string Actions::savePreset(const std::string& path) {
+    std::string e = writePreset(path, s_);
+    s_.status = e.empty() ? "preset saved: " + path : e;
+    return e;
+}
 
-std::string Actions::loadPreset(const std::string& path) { return readPreset(path, *this); }
+std::string Actions::loadPreset(const std::string& path) {
+    std::string e = readPreset(path, *this);
+    s_.status = e.empty() ? "preset loaded: " + path : e;
+    return e;
+}
 
 namespace {
 std::vector<std::string> split(std::string_view s) {
@@ -282,6 +302,30 @@ std::string Actions::execute(std::string_view command) {
         auto b = onOff(w[1], s_.render.shadows);
         return b ? (setShadows(*b), std::string()) : bad;
     }
+    if (verb == "bones" && need(1)) {
+        auto b = onOff(w[1], s_.render.bones);
+        return b ? (setBones(*b), std::string()) : bad;
+    }
+    if (verb == "ground" && need(1)) {
+        auto b = onOff(w[1], s_.render.ground);
+        return b ? (setGround(*b), std::string()) : bad;
+    }
+    if (verb == "error-scale" && need(1) && num(1, v)) {
+        if (!(float(v) >= kErrorScaleMin && float(v) <= kErrorScaleMax)) {
+            std::ostringstream os;
+            os << "error-scale " << v << " out of range [" << kErrorScaleMin << ", " << kErrorScaleMax << "]";
+            return os.str();
+        }
+        return setErrorScale(float(v)), std::string();
+    }
+    if (verb == "orbit" && need(2) && num(1, v) && num(2, v2)) return orbitCamera(float(v), float(v2)), std::string();
+    if (verb == "pan" && w.size() == 4 && num(1, v) && num(2, v2)) {
+        double h = 0.0;
+        if (!num(3, h) || !(h > 0.0)) return bad;
+        return panCamera(float(v), float(v2), float(h)), std::string();
+    }
+    if (verb == "zoom" && need(1) && num(1, v)) return zoomCamera(float(v)), std::string();
+    if (verb == "study" && need(0)) return runStudy();
     if (verb == "overlay" && need(2)) {
         auto o = engine::render::parseOverlay(w[1]);
         if (!o) return "unknown overlay '" + w[1] + "'";

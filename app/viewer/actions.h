@@ -15,11 +15,13 @@
 namespace app::viewer {
 
 class SimThread;
+class Study;
 struct SceneInfo;
 
 class Actions {
 public:
-    Actions(ViewerState& state, SimThread& sim) : s_(state), sim_(sim) {}
+    // `study` is optional (the Study panel's experiment; the viewer has one).
+    Actions(ViewerState& state, SimThread& sim, Study* study = nullptr) : s_(state), sim_(sim), study_(study) {}
 
     // Scene
     void openScene(const std::string& spec);
@@ -72,17 +74,31 @@ public:
     void toggleHelp() { s_.show_help = !s_.show_help; }
     void screenshot(const std::string& path) { s_.screenshot_path = path; }
     void setShadows(bool on) { s_.render.shadows = on; }
+    void setBones(bool on) { s_.render.bones = on; }
+    void setGround(bool on) { s_.render.ground = on; }
+    // Relative strain at the top of the heat map's colours (clamped to the range below).
+    static constexpr float kErrorScaleMin = 0.001f, kErrorScaleMax = 0.5f;
+    void setErrorScale(float scale);
     void setCamera(const engine::render::OrbitCamera& c) {
         s_.camera = c;
         s_.frame_requested = false;
     }
+    // Mouse: orbit and pan by a drag in window pixels, zoom by wheel steps.
+    void orbitCamera(float dx_px, float dy_px) { s_.camera.orbit(dx_px, dy_px); }
+    void panCamera(float dx_px, float dy_px, float window_height_px) { s_.camera.pan(dx_px, dy_px, window_height_px); }
+    void zoomCamera(float wheel_steps) { s_.camera.zoom(wheel_steps); }
+
+    // Study panel: (re)starts the iteration-count experiment with the current
+    // parameters. Returns an error when there is no study to run.
+    std::string runStudy();
 
     // Presets (JSON)
     std::string savePreset(const std::string& path);
     std::string loadPreset(const std::string& path);
 
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
-    // "set iterations 20", "overlay wireframe on", "reload". Returns an error
+    // "set iterations 20", "overlay wireframe on", "bones off", "error-scale 0.1",
+    // "orbit 40 0", "zoom 2", "study", "reload". Returns an error
     // or empty. Used by tests and documented in the Help panel.
     std::string execute(std::string_view command);
 
@@ -93,6 +109,7 @@ private:
     void updateVisibility();
     ViewerState& s_;
     SimThread& sim_;
+    Study* study_;
 };
 
 }  // namespace app::viewer

@@ -58,15 +58,10 @@ void drawScenePanel(PanelContext& c) {
         }
     }
     ImGui::InputText("preset", &c.state.preset_path);
-    if (ImGui::Button("Save preset")) {
-        auto e = c.actions.savePreset(c.state.preset_path);
-        c.state.status = e.empty() ? "preset saved: " + c.state.preset_path : e;
-    }
+    // The actions report to the info overlay (state.status) themselves.
+    if (ImGui::Button("Save preset")) c.actions.savePreset(c.state.preset_path);
     ImGui::SameLine();
-    if (ImGui::Button("Load preset")) {
-        auto e = c.actions.loadPreset(c.state.preset_path);
-        c.state.status = e.empty() ? "preset loaded: " + c.state.preset_path : e;
-    }
+    if (ImGui::Button("Load preset")) c.actions.loadPreset(c.state.preset_path);
 }
 
 }  // namespace app::viewer

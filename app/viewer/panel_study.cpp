@@ -15,7 +15,7 @@ void drawStudyPanel(PanelContext& c) {
     if (c.study.running()) {
         ImGui::ProgressBar(c.study.progress(), ImVec2(-1, 0));
     } else if (ImGui::Button("Run study")) {
-        c.study.start(c.state.controls.params);
+        c.actions.runStudy();
     }
     StudyResult r = c.study.result();
     if (!r.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", r.error.c_str());

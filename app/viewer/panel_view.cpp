@@ -13,14 +13,20 @@ void drawViewPanel(PanelContext& c) {
         std::string label(engine::render::overlayLabel(o));
         if (ImGui::Checkbox(label.c_str(), &on)) c.actions.setOverlay(o, on);
     }
-    if (c.state.render.overlay(engine::render::Overlay::ErrorMap))
-        ImGui::SliderFloat("error scale", &c.state.render.error_scale, 0.001f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    if (c.state.render.overlay(engine::render::Overlay::ErrorMap)) {
+        float scale = c.state.render.error_scale;
+        if (ImGui::SliderFloat("error scale", &scale, Actions::kErrorScaleMin, Actions::kErrorScaleMax, "%.3f",
+                               ImGuiSliderFlags_Logarithmic))
+            c.actions.setErrorScale(scale);
+    }
     bool shadows = c.state.render.shadows;
     if (ImGui::Checkbox("soft shadows", &shadows)) c.actions.setShadows(shadows);
     ImGui::SameLine();
-    ImGui::Checkbox("bones", &c.state.render.bones);
+    bool bones = c.state.render.bones;
+    if (ImGui::Checkbox("bones", &bones)) c.actions.setBones(bones);
     ImGui::SameLine();
-    ImGui::Checkbox("ground", &c.state.render.ground);
+    bool ground = c.state.render.ground;
+    if (ImGui::Checkbox("ground", &ground)) c.actions.setGround(ground);
     if (ImGui::Button("Frame all (F)")) c.actions.frameAll();
     ImGui::SameLine();
     if (ImGui::Button("Help (F1)")) c.actions.toggleHelp();

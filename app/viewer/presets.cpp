@@ -63,6 +63,9 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
         ov[std::string(engine::render::overlayName(static_cast<engine::render::Overlay>(i)))] = s.render.overlays[size_t(i)];
     j["overlays"] = ov;
     j["shadows"] = s.render.shadows;
+    j["bones"] = s.render.bones;
+    j["ground"] = s.render.ground;
+    j["error_scale"] = s.render.error_scale;
     j["ui"] = s.ui_visible;
     j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
                    {"distance", s.camera.distance}, {"yaw", s.camera.yaw}, {"pitch", s.camera.pitch}};
@@ -152,6 +155,17 @@ std::string applyPresetText(const std::string& text, const std::string& origin, 
                 a.setOverlay(*o, it->get<bool>());
             }
         if (j.contains("shadows")) a.setShadows(j["shadows"].get<bool>());
+        if (j.contains("bones")) a.setBones(j["bones"].get<bool>());
+        if (j.contains("ground")) a.setGround(j["ground"].get<bool>());
+        if (j.contains("error_scale")) {
+            const float e = j["error_scale"].get<float>();
+            if (!(e >= Actions::kErrorScaleMin && e <= Actions::kErrorScaleMax)) {
+                std::ostringstream os;
+                os << "error_scale " << e << " out of range [" << Actions::kErrorScaleMin << ", " << Actions::kErrorScaleMax << "]";
+                return fail(os.str());
+            }
+            a.setErrorScale(e);
+        }
         if (j.contains("ui")) a.setUiVisible(j["ui"].get<bool>());
         if (j.contains("camera")) {
             const auto& c = j["camera"];

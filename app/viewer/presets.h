@@ -1,6 +1,7 @@
 // Presets: every user-settable parameter as JSON (solver, material, playback,
-// activation, overpressure, overlays, camera). Loading goes through Actions,
-// so a preset is validated exactly like the widgets are.
+// activation, overpressure, overlays, bones, ground, error scale, camera).
+// Loading goes through Actions, so a preset is validated exactly like the
+// widgets are.
 #pragma once
 
 #include <string>

@@ -14,7 +14,7 @@ namespace app::viewer {
 
 using Clock = std::chrono::steady_clock;
 
-Viewer::Viewer(ViewOptions options) : opt_(std::move(options)), actions_(state_, sim_) {}
+Viewer::Viewer(ViewOptions options) : opt_(std::move(options)), actions_(state_, sim_, &study_) {}
 
 Viewer::~Viewer() {
     // The sim thread goes first: it must not outlive anything it reads.
@@ -27,7 +27,7 @@ std::string Viewer::init() {
     window_.setHandlers({
         [this](int key, int mods) { handleKey(key, mods, actions_); },
         [this](double dx, double dy, int b, int mods) { handleDrag(dx, dy, b, mods); },
-        [this](double steps) { state_.camera.zoom(float(steps)); },
+        [this](double steps) { actions_.zoomCamera(float(steps)); },
         [this](const std::vector<std::string>& paths) {
             if (!paths.empty()) actions_.openScene(paths.front());
         },
@@ -53,9 +53,9 @@ void Viewer::handleDrag(double dx, double dy, int button, int mods) {
     bool pan = button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
                (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT));
     if (pan)
-        state_.camera.pan(float(dx), float(dy), float(h));
+        actions_.panCamera(float(dx), float(dy), float(h));
     else
-        state_.camera.orbit(float(dx), float(dy));
+        actions_.orbitCamera(float(dx), float(dy));
 }
 
 void Viewer::takeSimFrame() {

@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <thread>
 
+#define GLFW_INCLUDE_NONE  // key codes only; viewer_test_util.h brings glad's GL header
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include "app/viewer/actions.h"
 #include "app/viewer/shortcuts.h"
 #include "app/viewer/sim_thread.h"
+#include "app/viewer/study.h"
+#include "viewer_test_util.h"
 
 using namespace app::viewer;
 
@@ -19,7 +22,8 @@ namespace {
 struct Rig {
     ViewerState state;
     SimThread sim;
-    Actions actions{state, sim};
+    Study study;
+    Actions actions{state, sim, &study};
 };
 
 bool sameParams(const sim::SolverParams& a, const sim::SolverParams& b) {
@@ -172,4 +176,158 @@ TEST(ViewerActions, ResidualPerIterationIsRecordedOnRequest) {
     ASSERT_EQ(conv.size(), 7u);
     for (float v : conv) EXPECT_TRUE(std::isfinite(v) && v >= 0.0f);
     r.sim.stop();
+}
+
+// The View panel's bones / ground / error-scale widgets and the mouse go
+// through actions too: typed calls and text commands give the same state.
+TEST(ViewerActions, ViewTogglesTypedCallsAndCommandsAgree) {
+    Rig t, c;
+    ASSERT_TRUE(t.state.render.bones && t.state.render.ground);
+    t.actions.setBones(false);
+    EXPECT_EQ(c.actions.execute("bones off"), "");
+    t.actions.setGround(false);
+    EXPECT_EQ(c.actions.execute("ground toggle"), "");
+    EXPECT_FALSE(c.state.render.bones);
+    EXPECT_FALSE(c.state.render.ground);
+    EXPECT_EQ(t.state.render.bones, c.state.render.bones);
+    EXPECT_EQ(t.state.render.ground, c.state.render.ground);
+    EXPECT_NE(c.actions.execute("bones maybe"), "");
+    EXPECT_FALSE(c.state.render.bones);
+
+    t.actions.setErrorScale(0.2f);
+    EXPECT_EQ(c.actions.execute("error-scale 0.2"), "");
+    EXPECT_FLOAT_EQ(c.state.render.error_scale, 0.2f);
+    EXPECT_EQ(t.state.render.error_scale, c.state.render.error_scale);
+    EXPECT_NE(c.actions.execute("error-scale 0"), "");  // out of range [0.001, 0.5]
+    EXPECT_NE(c.actions.execute("error-scale 2"), "");
+    EXPECT_FLOAT_EQ(c.state.render.error_scale, 0.2f);  // unchanged
+    t.actions.setErrorScale(10.0f);                     // the typed call clamps
+    EXPECT_FLOAT_EQ(t.state.render.error_scale, Actions::kErrorScaleMax);
+}
+
+TEST(ViewerActions, MouseCameraActionsMatchTheirCommands) {
+    Rig t, c;
+    const auto before = t.state.camera;
+    t.actions.orbitCamera(40.0f, -10.0f);
+    t.actions.panCamera(15.0f, 5.0f, 400.0f);
+    t.actions.zoomCamera(2.0f);
+    EXPECT_EQ(c.actions.execute("orbit 40 -10"), "");
+    EXPECT_EQ(c.actions.execute("pan 15 5 400"), "");
+    EXPECT_EQ(c.actions.execute("zoom 2"), "");
+    EXPECT_NE(c.actions.execute("pan 1 1 0"), "");  // needs the window height
+    const auto &a = t.state.camera, &b = c.state.camera;
+    EXPECT_NE(a.yaw, before.yaw);
+    EXPECT_NE(a.pitch, before.pitch);
+    EXPECT_NE(a.distance, before.distance);
+    EXPECT_NE(a.target, before.target);
+    EXPECT_EQ(a.yaw, b.yaw);
+    EXPECT_EQ(a.pitch, b.pitch);
+    EXPECT_EQ(a.distance, b.distance);
+    EXPECT_EQ(a.target, b.target);
+}
+
+TEST(ViewerActions, StudyPanelRunsThroughTheAction) {
+    ViewerState state;
+    SimThread sim;
+    Actions without_study(state, sim);
+    EXPECT_NE(without_study.execute("study"), "");
+
+    Rig r;
+    ASSERT_FALSE(r.study.running());
+    ASSERT_TRUE(r.study.result().iterations.empty());
+    ASSERT_EQ(r.actions.execute("study"), "");
+    // What the Study panel reads: a run in progress (or done), with its iteration counts.
+    EXPECT_TRUE(r.study.running() || r.study.progress() >= 1.0f);
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (r.study.result().iterations.empty() && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_FALSE(r.study.result().iterations.empty());
+    // ~Study cancels the run.
+}
+
+TEST(ViewerActions, PresetsKeepBonesGroundAndErrorScale) {
+    Rig a;
+    a.actions.execute("bones off");
+    a.actions.execute("ground off");
+    a.actions.execute("error-scale 0.125");
+    const std::string path = testing::TempDir() + "/msxpbd-preset-view.json";
+    ASSERT_EQ(a.actions.execute("preset-save " + path), "");
+    EXPECT_NE(a.state.status.find("preset saved"), std::string::npos) << a.state.status;
+    Rig b;
+    ASSERT_EQ(b.actions.execute("preset-load " + path), "");
+    EXPECT_NE(b.state.status.find("preset loaded"), std::string::npos) << b.state.status;
+    EXPECT_FALSE(b.state.render.bones);
+    EXPECT_FALSE(b.state.render.ground);
+    EXPECT_FLOAT_EQ(b.state.render.error_scale, 0.125f);
+}
+
+// Through the whole viewer: each newly routed action changes the picture and
+// its opposite restores it.
+namespace {
+// A paused viewer a few frames in, panels hidden; `base` is its image.
+std::unique_ptr<Viewer> pausedViewer(const std::string& scene, viewer_test::Image& base, float activation = 0.0f) {
+    auto v = viewer_test::openViewer(scene);
+    if (!v) return nullptr;
+    v->actions().setUiVisible(false);
+    v->actions().setGlobalActivation(activation);
+    if (!v->runUntilSteps(3, 120.0)) return nullptr;
+    v->actions().setPlaying(false);
+    if (!v->runUntilFresh(30.0)) return nullptr;
+    v->frame();
+    base = viewer_test::grab(*v);
+    return v;
+}
+
+// Runs `on`, returns how many pixels changed; runs `off` and checks the image is back.
+size_t toggledPixels(Viewer& v, const viewer_test::Image& base, const std::string& on, const std::string& off) {
+    EXPECT_EQ(v.actions().execute(on), "");
+    v.frame();
+    const size_t n = viewer_test::changedPixels(base, viewer_test::grab(v));
+    EXPECT_EQ(v.actions().execute(off), "");
+    v.frame();
+    EXPECT_LT(viewer_test::changedPixels(base, viewer_test::grab(v)), size_t(20)) << "'" << off << "' does not restore the image";
+    return n;
+}
+}  // namespace
+
+TEST(ViewerActions, ViewActionsChangeTheImage) {
+    using namespace viewer_test;
+    Image base;
+    auto v = pausedViewer("builtin:t1", base, 0.1f);  // contracting: the heat map has errors to show
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a), or the scene did not load";
+    Actions& a = v->actions();
+    EXPECT_GT(toggledPixels(*v, base, "ground off", "ground on"), size_t(20));
+
+    const auto camera = v->state().camera;
+    for (const char* cmd : {"orbit 60 0", "orbit 0 40", "pan 40 0 400", "zoom 2"}) {
+        ASSERT_EQ(a.execute(cmd), "");
+        v->frame();
+        EXPECT_GT(changedPixels(base, grab(*v)), size_t(20)) << "'" << cmd << "' did not move the view";
+        a.setCamera(camera);
+    }
+    v->frame();
+    EXPECT_LT(changedPixels(base, grab(*v)), size_t(20));
+
+    // The heat map: the same error field, darker at a coarse scale, brighter at a fine one.
+    ASSERT_EQ(a.execute("overlay error on"), "");
+    ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error field
+    ASSERT_EQ(a.execute("error-scale 0.5"), "");
+    v->frame();
+    const Image coarse = grab(*v);
+    ASSERT_EQ(a.execute("error-scale 0.001"), "");
+    v->frame();
+    const Image fine = grab(*v);
+    EXPECT_GT(changedPixels(coarse, fine), size_t(20)) << "the error scale does not change the heat map";
+    EXPECT_GT(meanAbsDiff(fine, coarse, kMiddle), 1.0);
+}
+
+TEST(ViewerActions, BonesActionChangesTheImage) {
+    using namespace viewer_test;
+    // The glTF oval has a skeleton mesh; builtin:t1 has none.
+    const std::string t1 = sceneFile("t1-");
+    if (t1.empty()) GTEST_SKIP() << "assets/scenes/t1-*.glb not generated yet";
+    Image base;
+    auto v = pausedViewer(t1, base);
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a), or the scene did not load";
+    EXPECT_GT(toggledPixels(*v, base, "bones off", "bones on"), size_t(20));
 }

@@ -100,14 +100,17 @@ inline std::unique_ptr<app::viewer::Viewer> openViewer(const std::string& scene,
     return v;
 }
 
-inline std::string t5Scene() {
+// assets/scenes/<prefix>*.glb, or empty when not generated.
+inline std::string sceneFile(const std::string& prefix) {
     namespace fs = std::filesystem;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(MSXPBD_SOURCE_DIR "/assets/scenes", ec)) {
         auto n = e.path().filename().string();
-        if (n.rfind("t5-", 0) == 0 && e.path().extension() == ".glb") return e.path().string();
+        if (n.rfind(prefix, 0) == 0 && e.path().extension() == ".glb") return e.path().string();
     }
     return {};
 }
+
+inline std::string t5Scene() { return sceneFile("t5-"); }
 
 }  // namespace viewer_test
