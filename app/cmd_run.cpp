@@ -24,7 +24,9 @@ const char* kRunUsage =
     "                           (default: sensors when the scene has them, else a0)\n"
     "  --overpressure K         overpressure gain for every muscle [0, 10]\n"
     "  --animation N            animation index for glTF scenes (default 0)\n"
-    "  --json OUT               write the report as JSON (- for stdout)\n";
+    "  --json OUT               write the report as JSON (- for stdout)\n"
+    "  --trace                  add every muscle's activation, volume and length\n"
+    "                           per frame to the JSON report (\"trace\")\n";
 
 ActivationSource parseActivation(const CliArgs& args) {
     ActivationSource s;
@@ -48,7 +50,7 @@ int runCommand(const Args& raw) {
                                        "--json"};
     for (const auto& f : solverFlagNames()) valued.push_back(f);
     try {
-        CliArgs args(raw, valued, {"--help", "--quiet"});
+        CliArgs args(raw, valued, {"--help", "--quiet", "--trace"});
         if (args.flag("--help")) {
             std::cout << kRunUsage << solverFlagsHelp();
             return 0;
@@ -76,6 +78,7 @@ int runCommand(const Args& raw) {
         if (overpressure) driver.setOverpressure(kappa);
 
         RunRecorder recorder;
+        recorder.trace = args.flag("--trace");
         sim::StepReport failure;
         for (long long f = 0; f < frames; ++f) {
             auto t0 = std::chrono::steady_clock::now();

@@ -11,6 +11,26 @@ namespace app {
 void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     frame_ms.push_back(ms);
     for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
+    const sim::Simulation::BonePenetration pen = s.bonePenetration();
+    if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
+        bone_penetration = {pen.depth, pen.muscle, s.frame()};
+    const std::vector<sim::MuscleStats> stats = s.muscleStats();
+    std::vector<float> act, vol, len;
+    for (size_t m = 0; m < stats.size(); ++m) {
+        const sim::MuscleStats& st = stats[m];
+        const double v = st.rest_volume > 0.0f ? double(st.volume) / double(st.rest_volume) : 1.0;
+        if (v < min_volume_ratio.value) min_volume_ratio = {v, int(m), s.frame()};
+        if (v > max_volume_ratio.value) max_volume_ratio = {v, int(m), s.frame()};
+        act.push_back(st.activation);
+        vol.push_back(float(v));
+        len.push_back(st.rest_length > 0.0f ? st.length / st.rest_length : 1.0f);
+    }
+    if (!trace) return;
+    trace_time.push_back(s.time());
+    trace_activation.push_back(std::move(act));
+    trace_volume_ratio.push_back(std::move(vol));
+    trace_length_ratio.push_back(std::move(len));
+    trace_bone_penetration.push_back(pen.depth);
 }
 
 double RunRecorder::percentile(double q) const {
@@ -90,6 +110,26 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
         ms.push_back({{"name", m.name}, {"rest_volume", m.rest_volume}, {"volume", m.volume},
                       {"rest_length", m.rest_length}, {"length", m.length}, {"activation", m.activation}});
     j["muscle_stats"] = ms;
+    const auto stats = s.muscleStats();
+    auto extreme = [&](const RunRecorder::Extreme& e) {
+        json x = {{"value", e.value}, {"frame", e.frame}};
+        x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();
+        return x;
+    };
+    if (!rec.frame_ms.empty())
+        j["over_run"] = {{"bone_penetration_m", extreme(rec.bone_penetration)},
+                         {"min_volume_ratio", extreme(rec.min_volume_ratio)},
+                         {"max_volume_ratio", extreme(rec.max_volume_ratio)}};
+    if (rec.trace) {
+        json names = json::array();
+        for (const auto& m : stats) names.push_back(m.name);
+        j["trace"] = {{"muscles", names},
+                      {"time", rec.trace_time},
+                      {"activation", rec.trace_activation},
+                      {"volume_ratio", rec.trace_volume_ratio},
+                      {"length_ratio", rec.trace_length_ratio},
+                      {"bone_penetration_m", rec.trace_bone_penetration}};
+    }
     return j;
 }
 
@@ -106,6 +146,17 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
     os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()
        << " m, hash " << j["final"]["positions_hash"].get<std::string>()
        << (j["final"]["nan"].get<bool>() ? ", NaN guard fired" : "") << "\n";
+    if (j.contains("over_run")) {
+        const auto& o = j["over_run"];
+        auto who = [](const nlohmann::json& e) {
+            return (e["muscle"].is_string() ? e["muscle"].get<std::string>() : std::string("-")) + " at frame " +
+                   std::to_string(e["frame"].get<long long>());
+        };
+        os << "over the run: worst bone penetration " << std::setprecision(4)
+           << 1000.0 * o["bone_penetration_m"]["value"].get<double>() << " mm (" << who(o["bone_penetration_m"])
+           << "), volume ratio " << o["min_volume_ratio"]["value"].get<double>() << " (" << who(o["min_volume_ratio"])
+           << ") .. " << o["max_volume_ratio"]["value"].get<double>() << " (" << who(o["max_volume_ratio"]) << ")\n";
+    }
     os << std::setprecision(2);
     size_t shown = 0;
     for (const auto& m : j["muscle_stats"]) {

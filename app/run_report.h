@@ -13,9 +13,22 @@
 namespace app {
 
 // Collects per-frame wall times and per-phase times over a run.
+// Also tracks what went worst over the whole run (bone penetration, volume
+// ratios) and, with `trace`, every muscle's activation, volume and length
+// per frame (`run --trace`).
 struct RunRecorder {
     std::vector<double> frame_ms;
     std::vector<double> phase_ms_sum = std::vector<double>(sim::kPhaseCount, 0.0);
+    bool trace = false;
+    struct Extreme {
+        double value = 0.0;
+        int muscle = -1;
+        int64_t frame = -1;
+    };
+    Extreme bone_penetration, min_volume_ratio{1e30}, max_volume_ratio{-1e30};
+    std::vector<double> trace_time;
+    std::vector<std::vector<float>> trace_activation, trace_volume_ratio, trace_length_ratio;  // [frame][muscle]
+    std::vector<float> trace_bone_penetration;
     void addFrame(double ms, const sim::Simulation& s);
     double median() const;
     double percentile(double q) const;

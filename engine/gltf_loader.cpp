@@ -486,6 +486,9 @@ private:
         json o = schemaObject(parseExtras(sc.extras_json_string, where), kSceneKey, where);
         if (o.is_null()) return;
         s_.desc.sliding_radius = float(getNumber(o, "sliding_radius", s_.desc.sliding_radius, where));
+        s_.desc.gravity_scale = float(getNumber(o, "gravity_scale", s_.desc.gravity_scale, where));
+        if (!(s_.desc.gravity_scale >= 0.0f && s_.desc.gravity_scale <= 10.0f))
+            fail(where + ": 'gravity_scale' must be in [0, 10]");
         if (o.contains("planes")) {
             const json& ps = o.at("planes");
             if (!ps.is_array()) fail(where + ": 'planes' must be an array");

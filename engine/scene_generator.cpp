@@ -66,6 +66,10 @@ struct SceneSpec {
     std::vector<AnimSpec> animations;
     json planes = json::array();
     int res = 1;  // 0: coarse (T7), 1: normal
+    // Muscles in a limb (T2, T3, T5, T6, T7, P4) are weightless: skin and
+    // fascia, which the model does not simulate, carry them
+    // (docs/scene-format.md). T4 and P3 keep gravity: their plane is the test.
+    float gravity_scale = 1.0f;
     int find(const std::string& n) const {
         for (size_t i = 0; i < bones.size(); ++i)
             if (bones[i].name == n) return int(i);
@@ -83,9 +87,9 @@ LoftShape shapeFor(const std::vector<glm::vec3>& path, float r, float ellipse, g
     s.r_max = r;
     s.ellipse = ellipse;
     s.width_dir = width;
-    const float step = res ? 0.005f : 0.0095f;
-    s.rings = std::clamp(int(std::lround(len / step)), 12, res ? 72 : 44);
-    s.segments = res ? (r > 0.015f ? 30 : 24) : (r > 0.015f ? 20 : 16);
+    const float step = res ? 0.008f : 0.015f;
+    s.rings = std::clamp(int(std::lround(len / step)), res ? 12 : 10, res ? 40 : 28);
+    s.segments = res ? (r > 0.015f ? 20 : 16) : (r > 0.015f ? 14 : 12);
     s.power = 0.8f;
     s.tendon = 0.22f;
     return s;
@@ -167,10 +171,10 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
         std::vector<glm::vec3> belly = {merge, d.V(E, 0.0f, 0.08f, 0.05f), d.V(E, 0.0f, 0.015f, 0.032f),
                                         d.V(E, 0.005f, -0.035f, 0.012f)};
         LoftShape s = shapeFor(belly, 0.021f, 0.68f, X, sc.res);
-        s.segments = sc.res ? 30 : 20;
+        s.segments = sc.res ? 20 : 14;
         MuscleSpec ms;
         ms.name = "biceps" + u;
-        ms.mesh = loftTwoHeaded(a, b, belly, s, 0.012f, sc.res ? 34 : 18);
+        ms.mesh = loftTwoHeaded(a, b, belly, s, 0.012f, sc.res ? 20 : 12);
         ms.origin_bones = {"scapula" + u, "scapula" + u};
         ms.insertion_bone = "radius" + u;
         sc.muscles.push_back(std::move(ms));
@@ -181,13 +185,13 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
     addMuscle(sc, u, {"deltoid_middle", {d.V(SH, 0.015f, 0.05f, 0.0f), d.V(SH, 0.048f, 0.0f, 0.0f), d.V(SH, 0.036f, -0.07f, 0.0f), d.V(SH, 0.022f, -0.13f, 0.0f)}, 0.014f, 0.5f, Z, "scapula", "humerus"});
     addMuscle(sc, u, {"deltoid_posterior", {d.V(SH, -0.02f, 0.045f, -0.05f), d.V(SH, 0.01f, 0.02f, -0.048f), d.V(SH, 0.03f, -0.06f, -0.03f), d.V(SH, 0.02f, -0.13f, -0.004f)}, 0.012f, 0.5f, X, "scapula", "humerus"});
     addMuscle(sc, u, {"brachioradialis", {d.V(E, 0.025f, 0.07f, 0.0f), d.V(E, 0.036f, 0.0f, 0.016f), d.V(E, 0.03f, -0.1f, 0.016f), d.V(W, 0.03f, 0.005f, 0.005f)}, 0.011f, 0.6f, Z, "humerus", "radius"});
-    addMuscle(sc, u, {"triceps_long", {d.V(SH, -0.02f, -0.03f, -0.02f), d.V(SH, -0.01f, -0.09f, -0.045f), d.V(E, 0.0f, 0.09f, -0.045f), d.V(E, 0.0f, 0.015f, -0.025f)}, 0.017f, 0.65f, X, "scapula", "ulna"});
-    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.024f, -0.16f, -0.028f), d.V(E, 0.012f, 0.06f, -0.034f), d.V(E, 0.004f, 0.012f, -0.026f)}, 0.013f, 0.6f, X, "humerus", "ulna"});
-    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.005f, -0.16f, -0.015f), d.V(E, -0.005f, 0.07f, -0.021f), d.V(E, -0.004f, 0.012f, -0.024f)}, 0.012f, 0.6f, X, "humerus", "ulna"});
+    addMuscle(sc, u, {"triceps_long", {d.V(SH, -0.02f, -0.03f, -0.02f), d.V(SH, -0.01f, -0.09f, -0.045f), d.V(E, 0.0f, 0.09f, -0.045f), d.V(E, 0.0f, 0.008f, -0.02f)}, 0.017f, 0.65f, X, "scapula", "ulna"});
+    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.024f, -0.16f, -0.028f), d.V(E, 0.012f, 0.06f, -0.034f), d.V(E, 0.004f, 0.008f, -0.02f)}, 0.013f, 0.6f, X, "humerus", "ulna"});
+    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.005f, -0.16f, -0.015f), d.V(E, -0.005f, 0.07f, -0.021f), d.V(E, -0.004f, 0.008f, -0.02f)}, 0.012f, 0.6f, X, "humerus", "ulna"});
     addMuscle(sc, u, {"coracobrachialis", {d.V(SH, -0.036f, 0.01f, 0.04f), d.V(SH, -0.028f, -0.06f, 0.03f), d.V(SH, -0.016f, -0.15f, 0.008f)}, 0.009f, 0.7f, X, "scapula", "humerus"});
-    addMuscle(sc, u, {"anconeus", {d.V(E, 0.028f, 0.0f, -0.012f), d.V(E, 0.02f, -0.03f, -0.02f), d.V(E, 0.008f, -0.05f, -0.02f)}, 0.007f, 0.6f, Z, "humerus", "ulna"});
+    addMuscle(sc, u, {"anconeus", {d.V(E, 0.028f, 0.004f, -0.005f), d.V(E, 0.02f, -0.03f, -0.02f), d.V(E, 0.008f, -0.05f, -0.02f)}, 0.007f, 0.6f, Z, "humerus", "ulna"});
     addMuscle(sc, u, {"pronator_teres", {d.V(E, -0.035f, 0.01f, 0.008f), d.V(E, -0.02f, -0.05f, 0.022f), d.V(E, 0.015f, -0.12f, 0.014f)}, 0.009f, 0.65f, X, "humerus", "radius"});
-    addMuscle(sc, u, {"supinator", {d.V(E, 0.03f, -0.01f, 0.005f), d.V(E, 0.022f, -0.035f, 0.01f), d.V(E, 0.012f, -0.07f, 0.012f)}, 0.008f, 0.6f, Z, "humerus", "radius"});
+    addMuscle(sc, u, {"supinator", {d.V(E, 0.03f, -0.01f, 0.005f), d.V(E, 0.022f, -0.035f, 0.01f), d.V(E, 0.012f, -0.07f, 0.012f)}, 0.008f, 0.6f, Z, "ulna", "radius"});
     addMuscle(sc, u, {"flexor_carpi_radialis", {d.V(E, -0.033f, -0.008f, 0.012f), d.V(E, -0.02f, -0.08f, 0.026f), d.V(W, 0.005f, 0.04f, 0.016f), d.V(W, 0.02f, -0.035f, 0.01f)}, 0.009f, 0.65f, X, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_longus", {d.V(E, 0.03f, 0.04f, -0.008f), d.V(E, 0.028f, -0.06f, -0.012f), d.V(W, 0.022f, 0.04f, -0.014f), d.V(W, 0.02f, -0.035f, -0.01f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_brevis", {d.V(E, 0.03f, -0.005f, -0.014f), d.V(E, 0.018f, -0.08f, -0.022f), d.V(W, 0.01f, 0.04f, -0.018f), d.V(W, 0.0f, -0.035f, -0.01f)}, 0.008f, 0.65f, Z, "humerus", "hand"});
@@ -518,10 +522,12 @@ SceneSpec build(const std::string& id) {
         sc.bones = arm.bones;
         sc.muscles = {arm.muscles[0]};
         sc.muscles[0].sensors = json::array();
+        sc.gravity_scale = 0.0f;
     } else if (id == "t3") {
         sc = armScene(false, false);
         sc.file = "t3-biceps-elbow.glb";
         sc.muscles.resize(1);
+        sc.gravity_scale = 0.0f;
         elbowFlexion(sc, "elbow_flexion", 4.0);
     } else if (id == "t4" || id == "p3") {
         sc = armScene(false, false);
@@ -545,12 +551,15 @@ SceneSpec build(const std::string& id) {
         sc = armScene(true, false);
         sc.file = id == "t5" ? "t5-arm-flexion.glb" : "p4-arm-profile.glb";
         elbowFlexion(sc, "elbow_flexion", 4.0);
+        sc.gravity_scale = 0.0f;
     } else if (id == "t6") {
         sc = armScene(true, true);
+        sc.gravity_scale = 0.0f;
         sc.file = "t6-arm-fighting.glb";
         fighting(sc);
     } else if (id == "t7") {
         sc.res = 0;
+        sc.gravity_scale = 0.0f;
         sc.file = "t7-body-walk-run.glb";
         sc.bones.push_back(Bone{"pelvis", -1, kPelvis, kTorso, 0.045f, 1.0f, 0.6f});
         sc.bones.push_back(Bone{"torso", 0, kTorso, kTorso + glm::vec3(0, 0.42f, 0), 0.035f, 1.0f, 0.7f});
@@ -813,6 +822,7 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
     }
     json scene = {{"name", sc.file.substr(0, sc.file.size() - 4)}, {"nodes", scene_nodes}};
     json sx = {{"sliding_radius", 0.004}};
+    if (sc.gravity_scale != 1.0f) sx["gravity_scale"] = double(sc.gravity_scale);
     if (!sc.planes.empty()) sx["planes"] = sc.planes;
     scene["extras"] = {{"msxpbd_scene", sx}};
     w.setScene(scene);

@@ -41,6 +41,14 @@ inline float unilateralDelta(float C, float w, float alpha_tilde, float scale, f
     return dl;
 }
 
+// Bilateral constraint C = 0 with gradient of unit length on one particle
+// (sliding connections: the signed distance to a surface).
+inline float bilateralDelta(float C, float w, float alpha_tilde, float scale, float lambda) {
+    float W = w + alpha_tilde;
+    if (!(W > 0.0f)) return 0.0f;
+    return (-scale * C - alpha_tilde * lambda) / W;
+}
+
 // Equality constraint with a precomputed Σ w|∇C|² (volume).
 inline float equalityDelta(float C, float sum_w_grad2, float alpha_tilde, float scale, float lambda) {
     float W = sum_w_grad2 + alpha_tilde;

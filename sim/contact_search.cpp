@@ -204,7 +204,7 @@ void ContactSearch::forCandidates(glm::vec3 p, F&& f) const {
     for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) f(tris_[entries_[e]]);
 }
 
-void ContactSearch::findContacts(World& w, float search) {
+void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     search_ = search;
     buildTriangles(w, search);
     buildGrid(search);
@@ -260,8 +260,15 @@ void ContactSearch::findContacts(World& w, float search) {
             offer(t, closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
                                       glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius));
         }
-        for (int k = 0; k < kSlots; ++k)
-            if (best[k].valid && best[k].signed_distance < search) s[k] = {best[k].point, best[k].normal, 1};
+        // A vertex deeper inside another muscle than `muscle_depth` is left
+        // alone: muscles are thin, and the closest point of a deep vertex may
+        // lie on the far side, so pushing it "out" would push it through.
+        for (int k = 0; k < kSlots; ++k) {
+            if (!best[k].valid || !(best[k].signed_distance < search)) continue;
+            const bool tissue = targets_[best_t[k]].desc.kind == TargetDesc::Kind::Muscle;
+            if (tissue && best[k].signed_distance < -muscle_depth) continue;
+            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u : 0u};
+        }
     }
     // Compaction in particle order: the same list for any thread count.
     w.contacts.clear();
@@ -273,7 +280,7 @@ void ContactSearch::findContacts(World& w, float search) {
             if (!s.valid) continue;
             if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
             first = false;
-            w.contacts.push_back({uint32_t(i), s.q, s.n});
+            w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue});
         }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));
@@ -302,7 +309,10 @@ void ContactSearch::updateSliding(World& w) const {
                 if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c;
             });
         }
-        if (best.valid) s.q = best.point;
+        if (best.valid) {
+            s.q = best.point;
+            s.n = best.normal;
+        }
     }
 }
 

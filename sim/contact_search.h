@@ -28,8 +28,9 @@ public:
     void prepare(const World& w);
     // Rebuilds the grid from the current target positions and fills
     // w.contacts (their λ reset). A particle gets a contact with a target when
-    // its signed distance to it is below `search` (projected only while C < 0).
-    void findContacts(World& w, float search);
+    // its signed distance to it is below `search` (projected only while C < 0)
+    // and, for a muscle target, above −muscle_depth.
+    void findContacts(World& w, float search, float muscle_depth);
     // Moves each sliding connection's q to the closest target point near p.
     void updateSliding(World& w) const;
 
@@ -51,6 +52,7 @@ private:
     struct Slot {
         glm::vec3 q, n;
         int32_t valid;
+        uint32_t tissue;  // the target is a muscle
     };
     static constexpr int kSlots = 2;  // contacts kept per particle (closest targets)
 

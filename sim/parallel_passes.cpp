@@ -40,13 +40,14 @@ void parallelPlanes(IterationContext& ctx) {
 void parallelContacts(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    const float at = ctx.coef.alpha_tilde[fi(Family::Contact)], s = ctx.coef.scale[fi(Family::Contact)];
+    const float at[2] = {ctx.coef.alpha_tilde[fi(Family::Contact)], ctx.coef.alpha_tilde[fi(Family::Tissue)]};
+    const float s[2] = {ctx.coef.scale[fi(Family::Contact)], ctx.coef.scale[fi(Family::Tissue)]};
     const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
     // A particle's contacts are consecutive (one run): runs are independent.
 #pragma omp for schedule(static)
     for (int64_t run = 0; run < runs; ++run)
         for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k)
-            project::contact(W, k, at, s, ctx.params.contact_radius);
+            project::contact(W, k, at[W.contacts[k].tissue], s[W.contacts[k].tissue], ctx.params.contact_radius);
 }
 
 void projectItemGS(IterationContext& ctx, uint32_t item) {
@@ -230,9 +231,10 @@ void JacobiPass::compute(IterationContext& ctx) {
         if (item & kSlidingItem) {
             const uint32_t k = item & ~kSlidingItem;
             const SlidingConnection& c = W.sliding[k];
-            float dl = relax * distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, sat, ss, W.sliding_lambda[k], dir);
+            float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
+                                              W.sliding_lambda[k]);
             W.sliding_lambda[k] += dl;
-            slots_[size_t(2 * q)] = (w[c.particle] * dl) * dir;
+            slots_[size_t(2 * q)] = (w[c.particle] * dl) * c.n;
         } else {
             const DistanceConstraint& c = D.c[item];
             float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,

@@ -14,7 +14,9 @@
 namespace sim {
 
 // Constraint families with a user-facing stiffness (attachments are always hard).
-enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Count };
+// Contact: a muscle against a bone (rigid, hard by default); Tissue: a muscle
+// against another muscle (soft tissue on soft tissue, compliant by default).
+enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Tissue, Count };
 constexpr int kFamilyCount = static_cast<int>(Family::Count);
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);

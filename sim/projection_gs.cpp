@@ -85,9 +85,11 @@ void planes(IterationContext& ctx) {
 void contacts(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    const float at = ctx.coef.alpha_tilde[fi(Family::Contact)], s = ctx.coef.scale[fi(Family::Contact)];
+    const float at[2] = {ctx.coef.alpha_tilde[fi(Family::Contact)], ctx.coef.alpha_tilde[fi(Family::Tissue)]};
+    const float s[2] = {ctx.coef.scale[fi(Family::Contact)], ctx.coef.scale[fi(Family::Tissue)]};
     for (size_t k = 0; k < W.contacts.size(); ++k) {
-        project::contact(W, k, at, s, ctx.params.contact_radius);
+        const uint32_t t = W.contacts[k].tissue;
+        project::contact(W, k, at[t], s[t], ctx.params.contact_radius);
         const uint32_t i = W.contacts[k].particle;
         if (report(ctx, Family::Contact, k, i, W.particles.p[i])) return;
     }

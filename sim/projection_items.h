@@ -29,10 +29,10 @@ inline void sliding(World& W, size_t k, float alpha_tilde, float scale) {
     auto& p = W.particles.p;
     const auto& w = W.particles.w;
     const SlidingConnection& c = W.sliding[k];
-    glm::vec3 n;
-    float dl = distanceDelta(p[c.particle], c.q, w[c.particle], 0.0f, c.d0, alpha_tilde, scale, W.sliding_lambda[k], n);
+    float dl = bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], alpha_tilde, scale,
+                              W.sliding_lambda[k]);
     W.sliding_lambda[k] += dl;
-    p[c.particle] += (w[c.particle] * dl) * n;
+    p[c.particle] += (w[c.particle] * dl) * c.n;
 }
 
 // Plane `pl` on particle i (C = (p − o)·n − r ≥ 0).

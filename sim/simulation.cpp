@@ -250,6 +250,7 @@ void Simulation::runFrame(FailureSite* check) {
     }
     // Contacts are searched within a band around each target.
     const float search = std::max(4.0f * params_.contact_radius, 0.01f);
+    const float muscle_depth = std::max(2.0f * params_.contact_radius, 0.002f);
     if (record_convergence_) convergence_.clear();
     for (int s = 0; s < substeps; ++s) {
         predict(dt);
@@ -263,7 +264,7 @@ void Simulation::runFrame(FailureSite* check) {
         updateTargets(float(s + 1) / float(substeps));
         {
             ScopedPhase timer(timers_, Phase::Contacts);
-            contact_search_.findContacts(world_, search);
+            contact_search_.findContacts(world_, search, muscle_depth);
             contact_search_.updateSliding(world_);
         }
         resetLambdas();
@@ -400,6 +401,29 @@ Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
         r.attachment = std::max(r.attachment, glm::length(X[a.particle] - y));
     }
     return r;
+}
+
+Simulation::BonePenetration Simulation::bonePenetration() const {
+    BonePenetration worst;
+    const World& W = world_;
+    const auto& X = W.particles.x;
+    for (size_t mi = 0; mi < W.muscles.size(); ++mi) {
+        const Muscle& m = W.muscles[mi];
+        for (const TargetDesc& t : m.contact_targets) {
+            if (t.kind != TargetDesc::Kind::Body) continue;
+            const Body& b = W.bodies[size_t(t.index)];
+            if (!(b.capsule_radius > 0.0f)) continue;
+            const glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
+            const glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
+            for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+                if (W.particles.w[i] == 0.0f) continue;
+                const ClosestPoint q = closestOnCapsule(X[i], a, c, b.capsule_radius);
+                const float depth = -q.signed_distance - params_.contact_radius;
+                if (q.valid && depth > worst.depth) worst = {depth, int(mi)};
+            }
+        }
+    }
+    return worst;
 }
 
 uint64_t Simulation::positionsHash() const {

@@ -92,6 +92,14 @@ public:
     ConstraintCounts constraintCounts() const;
     std::vector<MuscleStats> muscleStats() const;
     Residuals residuals() const;              // evaluated on the current positions
+    // Deepest surface vertex inside a bone capsule the muscle collides with
+    // (one of its contact targets), measured past the contact radius; the
+    // muscle it belongs to. Kinematic (attached) vertices are not counted.
+    struct BonePenetration {
+        float depth = 0.0f;  // m; 0 when nothing is inside
+        int muscle = -1;
+    };
+    BonePenetration bonePenetration() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
     const PhaseTimers& timers() const { return timers_; }
     PhaseTimers& timers() { return timers_; }

@@ -294,14 +294,18 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
     for (auto& m : out.muscles)
         m.rest_length = glm::length(rootCentroid(P.rest, m.insertion_sets) - rootCentroid(P.rest, m.origin_sets));
 
-    // Sliding connections: surface vertices within the radius of a target at rest.
+    // Sliding connections: surface vertices within the radius of a target at
+    // rest, outside it. A vertex set up inside a bone is left free: near the
+    // bone's axis the closest surface point and its normal jump from side to
+    // side as the vertex moves, and the connection flung it (the supinator,
+    // set up partly inside the radius, blew up in T6's fast strikes).
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
         const Muscle& m = out.muscles[mi];
         for (const auto& t : m.sliding_targets) {
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 ClosestPoint cp = closestPointOnTarget(out, t, P.rest[i], /*rest=*/true);
-                if (cp.valid && cp.distance <= scene.sliding_radius)
-                    out.sliding.push_back({i, t, cp.distance, cp.point});
+                if (cp.valid && cp.signed_distance >= 0.0f && cp.signed_distance <= scene.sliding_radius)
+                    out.sliding.push_back({i, t, cp.signed_distance, cp.point, cp.normal});
             }
         }
     }

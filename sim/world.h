@@ -108,14 +108,21 @@ struct Contact {
     uint32_t particle;
     glm::vec3 q;
     glm::vec3 n;
+    uint32_t tissue;  // 1: the target is another muscle (Family::Tissue), 0: a bone
 };
 
 // A sliding connection: C = |p − q| − d0, q re-projected every substep.
+// C = (p − q)·n − d0: the vertex keeps its signed distance d0 from the
+// target's surface (n: the outward normal at q) and slides freely along it.
+// Signed, so a connection can never pull a vertex through to the other side
+// of the surface (with C = |p − q| − d0, a vertex set up just inside a bone
+// could settle just outside it: the supinator, set up partly inside the
+// radius, was crushed inside out in T6).
 struct SlidingConnection {
     uint32_t particle;
     TargetDesc target;
     float d0;
-    glm::vec3 q;
+    glm::vec3 q, n;
 };
 
 struct World {

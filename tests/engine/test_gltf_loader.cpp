@@ -301,3 +301,16 @@ TEST(GltfLoaderErrors, ExtrasWithWrongTypes) {
     std::string e = errorFor(muscleFile(json::array({1, 2})).glb());
     EXPECT_NE(e.find("must be an object"), std::string::npos) << e;
 }
+
+TEST(GltfLoader, SceneGravityScaleIsReadAndRangeChecked) {
+    Builder b = muscleFile(goodExtras());
+    b.doc["scenes"][0]["extras"]["msxpbd_scene"]["gravity_scale"] = 0.25;
+    Scene s;
+    ASSERT_EQ(loadBytes(b.glb(), "g.glb", s), "");
+    EXPECT_FLOAT_EQ(s.desc.gravity_scale, 0.25f);
+    for (json bad : {json(-1.0), json(11.0), json("heavy")}) {
+        b.doc["scenes"][0]["extras"]["msxpbd_scene"]["gravity_scale"] = bad;
+        std::string e = errorFor(b.glb());
+        EXPECT_NE(e.find("gravity_scale"), std::string::npos) << bad << ": " << e;
+    }
+}
