@@ -15,22 +15,23 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
         bone_penetration = {pen.depth, pen.muscle, s.frame()};
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
-    std::vector<float> act, vol, len;
+    if (trace) {
+        trace_time.push_back(s.time());
+        trace_activation.emplace_back();
+        trace_volume_ratio.emplace_back();
+        trace_length_ratio.emplace_back();
+        trace_bone_penetration.push_back(pen.depth);
+    }
     for (size_t m = 0; m < stats.size(); ++m) {
         const sim::MuscleStats& st = stats[m];
         const double v = st.rest_volume > 0.0f ? double(st.volume) / double(st.rest_volume) : 1.0;
         if (v < min_volume_ratio.value) min_volume_ratio = {v, int(m), s.frame()};
         if (v > max_volume_ratio.value) max_volume_ratio = {v, int(m), s.frame()};
-        act.push_back(st.activation);
-        vol.push_back(float(v));
-        len.push_back(st.rest_length > 0.0f ? st.length / st.rest_length : 1.0f);
+        if (!trace) continue;
+        trace_activation.back().push_back(st.activation);
+        trace_volume_ratio.back().push_back(float(v));
+        trace_length_ratio.back().push_back(st.rest_length > 0.0f ? st.length / st.rest_length : 1.0f);
     }
-    if (!trace) return;
-    trace_time.push_back(s.time());
-    trace_activation.push_back(std::move(act));
-    trace_volume_ratio.push_back(std::move(vol));
-    trace_length_ratio.push_back(std::move(len));
-    trace_bone_penetration.push_back(pen.depth);
 }
 
 double RunRecorder::percentile(double q) const {
@@ -105,12 +106,12 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                                  {"penetration", r.penetration}, {"attachment", r.attachment}}},
                   {"time", s.time()}};
     if (!failure.ok) j["final"]["nan_report"] = failure.nan.message();
+    const auto stats = s.muscleStats();
     json ms = json::array();
-    for (const auto& m : s.muscleStats())
+    for (const auto& m : stats)
         ms.push_back({{"name", m.name}, {"rest_volume", m.rest_volume}, {"volume", m.volume},
                       {"rest_length", m.rest_length}, {"length", m.length}, {"activation", m.activation}});
     j["muscle_stats"] = ms;
-    const auto stats = s.muscleStats();
     auto extreme = [&](const RunRecorder::Extreme& e) {
         json x = {{"value", e.value}, {"frame", e.frame}};
         x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();

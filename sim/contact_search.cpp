@@ -257,8 +257,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (T.desc.kind != TargetDesc::Kind::Body || !T.tris.empty()) continue;
             const Body& b = w.bodies[size_t(T.desc.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            offer(t, closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
-                                      glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius));
+            offer(t, closestOnBodyCapsule(p, b));
         }
         // A vertex deeper inside another muscle than `muscle_depth` is left
         // alone: muscles are thin, and the closest point of a deep vertex may
@@ -299,9 +298,7 @@ void ContactSearch::updateSliding(World& w) const {
         glm::vec3 p = X[s.particle];
         ClosestPoint best;
         if (T.desc.kind == TargetDesc::Kind::Body && T.tris.empty()) {
-            const Body& b = w.bodies[size_t(T.desc.index)];
-            best = closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
-                                    glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius);
+            best = closestOnBodyCapsule(p, w.bodies[size_t(T.desc.index)]);
         } else {
             forCandidates(p, [&](const Tri& t) {
                 if (t.target != uint32_t(ti)) return;

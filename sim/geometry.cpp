@@ -104,6 +104,11 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radiu
     return r;
 }
 
+ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b) {
+    return closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
+                            glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius);
+}
+
 ClosestPoint closestPointOnTarget(const World& w, const TargetDesc& t, glm::vec3 p, bool rest) {
     ClosestPoint best;
     auto consider = [&](const ClosestPoint& c) {

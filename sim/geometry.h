@@ -11,6 +11,7 @@
 namespace sim {
 
 struct World;
+struct Body;
 
 struct ClosestPoint {
     bool valid = false;
@@ -45,6 +46,9 @@ ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 
 
 // Capsule around segment ab with radius r.
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
+
+// A body's collision capsule in its current (substep) transform.
+ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b);
 
 // Brute-force closest point on a whole target (a body's collision shape in its
 // current transform, or a muscle's surface). `rest`: use the bind pose

@@ -11,7 +11,6 @@
 namespace sim {
 
 namespace {
-inline int fi(Family f) { return static_cast<int>(f); }
 // Reduction chunks have a fixed size, independent of the thread count, so
 // the summation order (and the bits) never depend on it.
 constexpr uint32_t kChunk = 1024;
@@ -40,14 +39,12 @@ void parallelPlanes(IterationContext& ctx) {
 void parallelContacts(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    const float at[2] = {ctx.coef.alpha_tilde[fi(Family::Contact)], ctx.coef.alpha_tilde[fi(Family::Tissue)]};
-    const float s[2] = {ctx.coef.scale[fi(Family::Contact)], ctx.coef.scale[fi(Family::Tissue)]};
     const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
     // A particle's contacts are consecutive (one run): runs are independent.
 #pragma omp for schedule(static)
     for (int64_t run = 0; run < runs; ++run)
         for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k)
-            project::contact(W, k, at[W.contacts[k].tissue], s[W.contacts[k].tissue], ctx.params.contact_radius);
+            project::contact(W, k, ctx.coef, ctx.params.contact_radius);
 }
 
 void projectItemGS(IterationContext& ctx, uint32_t item) {

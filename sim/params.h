@@ -18,6 +18,8 @@ namespace sim {
 // against another muscle (soft tissue on soft tissue, compliant by default).
 enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Tissue, Count };
 constexpr int kFamilyCount = static_cast<int>(Family::Count);
+// Index of a family in per-family arrays.
+constexpr int fi(Family f) { return static_cast<int>(f); }
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);
 

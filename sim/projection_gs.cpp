@@ -15,7 +15,6 @@ inline bool report(IterationContext& ctx, Family f, size_t index, uint32_t parti
     *ctx.check = {f, false, int64_t(index), particle};
     return true;
 }
-inline int fi(Family f) { return static_cast<int>(f); }
 }  // namespace
 
 void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
@@ -85,11 +84,8 @@ void planes(IterationContext& ctx) {
 void contacts(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
-    const float at[2] = {ctx.coef.alpha_tilde[fi(Family::Contact)], ctx.coef.alpha_tilde[fi(Family::Tissue)]};
-    const float s[2] = {ctx.coef.scale[fi(Family::Contact)], ctx.coef.scale[fi(Family::Tissue)]};
     for (size_t k = 0; k < W.contacts.size(); ++k) {
-        const uint32_t t = W.contacts[k].tissue;
-        project::contact(W, k, at[t], s[t], ctx.params.contact_radius);
+        project::contact(W, k, ctx.coef, ctx.params.contact_radius);
         const uint32_t i = W.contacts[k].particle;
         if (report(ctx, Family::Contact, k, i, W.particles.p[i])) return;
     }

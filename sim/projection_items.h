@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/constraint_kernels.h"
+#include "sim/solver.h"
 #include "sim/world.h"
 
 namespace sim::project {
@@ -57,6 +58,13 @@ inline void contact(World& W, size_t k, float alpha_tilde, float scale, float r)
     if (dl == 0.0f) return;
     W.contact_lambda[k] += dl;
     p[c.particle] += (wi * dl) * c.n;
+}
+
+// Contact k with its family's coefficients: against a bone (Contact) or
+// against another muscle (Tissue).
+inline void contact(World& W, size_t k, const FamilyCoefficients& coef, float r) {
+    const int f = fi(W.contacts[k].tissue ? Family::Tissue : Family::Contact);
+    contact(W, k, coef.alpha_tilde[f], coef.scale[f], r);
 }
 
 }  // namespace sim::project

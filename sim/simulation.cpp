@@ -17,7 +17,6 @@ namespace sim {
 
 namespace {
 inline bool finite3(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-inline int fi(Family f) { return static_cast<int>(f); }
 
 // Interpolates a rigid (optionally scaled) transform: translation and scale
 // linearly, rotation by short-path slerp.
@@ -413,11 +412,9 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
             if (t.kind != TargetDesc::Kind::Body) continue;
             const Body& b = W.bodies[size_t(t.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            const glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
-            const glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 if (W.particles.w[i] == 0.0f) continue;
-                const ClosestPoint q = closestOnCapsule(X[i], a, c, b.capsule_radius);
+                const ClosestPoint q = closestOnBodyCapsule(X[i], b);
                 const float depth = -q.signed_distance - params_.contact_radius;
                 if (q.valid && depth > worst.depth) worst = {depth, int(mi)};
             }
