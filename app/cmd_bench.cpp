@@ -91,6 +91,7 @@ Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const A
             return r;
         }
         sim::SolverParams p = base;
+        d.applySceneDefaults(p, false, false);  // bench has no solver flags: the scene's own, as `run` uses
         p.solver = cfg.solver;
         p.threads = cfg.threads;
         p.iterations = cfg.iterations;

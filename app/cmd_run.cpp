@@ -73,6 +73,7 @@ int runCommand(const Args& raw) {
         if (args.has("--animation") && driver.animation() != int(args.integer("--animation", 0, 0, 1000)))
             throw CliError("--animation: the scene has " + std::to_string(driver.scene().animations.size()) +
                            " animation(s)");
+        driver.applySceneDefaults(params, args.has("--substeps"), args.has("--carry"));
         if (auto e = driver.setParams(params); !e.empty()) throw CliError(e);
         driver.setActivationSource(activation);
         if (overpressure) driver.setOverpressure(kappa);

@@ -13,7 +13,8 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
     const sim::Simulation::BonePenetration pen = s.bonePenetration();
     if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
-        bone_penetration = {pen.depth, pen.muscle, s.frame()};
+        bone_penetration = {pen.depth, pen.muscle, s.frame(),
+                            pen.body >= 0 ? s.world().bodies[size_t(pen.body)].name : std::string()};
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
     if (trace) {
         trace_time.push_back(s.time());
@@ -25,8 +26,8 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     for (size_t m = 0; m < stats.size(); ++m) {
         const sim::MuscleStats& st = stats[m];
         const double v = st.rest_volume > 0.0f ? double(st.volume) / double(st.rest_volume) : 1.0;
-        if (v < min_volume_ratio.value) min_volume_ratio = {v, int(m), s.frame()};
-        if (v > max_volume_ratio.value) max_volume_ratio = {v, int(m), s.frame()};
+        if (v < min_volume_ratio.value) min_volume_ratio = {v, int(m), s.frame(), {}};
+        if (v > max_volume_ratio.value) max_volume_ratio = {v, int(m), s.frame(), {}};
         if (!trace) continue;
         trace_activation.back().push_back(st.activation);
         trace_volume_ratio.back().push_back(float(v));
@@ -115,6 +116,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     auto extreme = [&](const RunRecorder::Extreme& e) {
         json x = {{"value", e.value}, {"frame", e.frame}};
         x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();
+        if (!e.bone.empty()) x["bone"] = e.bone;
         return x;
     };
     if (!rec.frame_ms.empty())
@@ -150,7 +152,8 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
     if (j.contains("over_run")) {
         const auto& o = j["over_run"];
         auto who = [](const nlohmann::json& e) {
-            return (e["muscle"].is_string() ? e["muscle"].get<std::string>() : std::string("-")) + " at frame " +
+            return (e["muscle"].is_string() ? e["muscle"].get<std::string>() : std::string("-")) +
+                   (e.contains("bone") ? " into " + e["bone"].get<std::string>() : std::string()) + " at frame " +
                    std::to_string(e["frame"].get<long long>());
         };
         os << "over the run: worst bone penetration " << std::setprecision(4)

@@ -39,7 +39,7 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
         auto eq = item.find('=');
         if (eq == std::string::npos)
             throw CliError("--stiffness '" + item + "': expected FAMILY=K (families: fiber, structure, volume, "
-                           "contact, sliding, plane)");
+                           "contact, sliding, plane, tissue)");
         auto fam = sim::parseFamily(item.substr(0, eq));
         if (!fam)
             throw CliError("--stiffness: unknown family '" + item.substr(0, eq) +
@@ -60,7 +60,8 @@ std::string solverFlagsHelp() {
           "  --mode xpbd|pbd|pbd-raw  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
           "                           PBD with k applied raw at every iteration\n"
           "  --fiber paper|projected  fibre rest-length form (SPEC 4.1)\n"
-          "  --stiffness FAMILY=K     families: fiber structure volume contact sliding plane;\n"
+          "  --stiffness FAMILY=K     families: fiber structure volume contact (bone) sliding plane\n"
+          "                           tissue (muscle against muscle);\n"
           "                           xpbd K in (0, inf] (inf = hard), pbd K in [0, 1]\n";
     for (const auto& p : sim::numericParams())
         os << "  --" << p.name << " " << (p.integer ? "N" : "X") << "  " << p.description << " [" << p.min << ", "

@@ -489,6 +489,18 @@ private:
         s_.desc.gravity_scale = float(getNumber(o, "gravity_scale", s_.desc.gravity_scale, where));
         if (!(s_.desc.gravity_scale >= 0.0f && s_.desc.gravity_scale <= 10.0f))
             fail(where + ": 'gravity_scale' must be in [0, 10]");
+        if (o.contains("substeps")) {
+            const json& n = o.at("substeps");
+            if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > 100)
+                fail(where + ": 'substeps' must be an integer in [1, 100]");
+            s_.substeps = int(n.get<long long>());
+        }
+        if (o.contains("carry")) {
+            const json& c = o.at("carry");
+            if (!c.is_number() || !(c.get<double>() >= 0.0 && c.get<double>() <= 1.0))
+                fail(where + ": 'carry' must be a number in [0, 1]");
+            s_.carry = float(c.get<double>());
+        }
         if (o.contains("planes")) {
             const json& ps = o.at("planes");
             if (!ps.is_array()) fail(where + ": 'planes' must be an array");

@@ -61,6 +61,11 @@ struct Scene {
     std::vector<glm::mat4> body_offset;  // body i = global(joint) · body_offset[i]
     std::vector<RenderMesh> meshes;
     std::vector<MuscleSensors> sensors;  // per muscle (may be empty = no sensors)
+    // Solver settings the scene asks for (extras.msxpbd_scene.substeps and
+    // .carry; 0 / −1: no preference): `run`, `bench` and the viewer use them
+    // unless told otherwise.
+    int substeps = 0;
+    float carry = -1.0f;
 
     bool hasSensors() const;
     int findAnimation(const std::string& name) const;  // −1 when absent

@@ -33,6 +33,13 @@ float angleAt(glm::vec3 at, glm::vec3 u, glm::vec3 v) {
     return std::acos(std::clamp(glm::dot(a, b) / (la * lb), -1.0f, 1.0f));
 }
 
+// Bone capsules are evaluated exactly at every projection (Contact::
+// capsule_body), so they can afford a wider band than the linearised
+// triangle targets: a vertex that the solver drags a few centimetres within
+// one substep (a fast strike swinging the muscle around its bone) still
+// finds the bone in its way.
+float boneBand(float search) { return 3.0f * search; }
+
 glm::vec3 safeNormalize(glm::vec3 v) {
     float l = glm::length(v);
     return l > 0.0f ? v / l : glm::vec3(0.0f);
@@ -111,8 +118,8 @@ void ContactSearch::buildTriangles(const World& w, float search) {
             if (T.tris.empty()) {  // capsule
                 glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
                 glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
-                T.lo = glm::min(a, c) - (b.capsule_radius + search);
-                T.hi = glm::max(a, c) + (b.capsule_radius + search);
+                T.lo = glm::min(a, c) - (b.capsule_radius + boneBand(search));
+                T.hi = glm::max(a, c) + (b.capsule_radius + boneBand(search));
                 continue;
             }
         } else {
@@ -210,6 +217,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     buildGrid(search);
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.particles.size());
+    const float bone_band = boneBand(search);
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
         Slot* s = &slots_[size_t(i) * kSlots];
@@ -229,8 +237,14 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         // Only points within the search band count: every triangle that close
         // is in this particle's bucket, so the closest of them is the true
         // closest point; farther ones may be hash collisions from anywhere.
-        auto offer = [&](uint32_t t, const ClosestPoint& c) {
-            if (!c.valid || c.distance > search) return;
+        // A capsule's closest point is exact at any depth and distance, so a
+        // vertex deeper inside than the band (a fast bone sweeping over it
+        // within one substep) still gets pushed out, and capsules are
+        // offered from the wider bone band. When more targets are near than
+        // there are slots, bones win over muscles, then the deepest.
+        auto offer = [&](uint32_t t, const ClosestPoint& c, bool exact_at_depth) {
+            if (!c.valid) return;
+            if (c.distance > search && !(exact_at_depth && c.signed_distance < bone_band)) return;
             for (int k = 0; k < kSlots; ++k)
                 if (best[k].valid && best_t[k] == t) {
                     if (c.distance < best[k].distance) best[k] = c;
@@ -239,34 +253,41 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             int slot = -1;
             for (int k = 0; k < kSlots && slot < 0; ++k)
                 if (!best[k].valid) slot = k;
-            if (slot < 0) {
+            if (slot < 0) {  // evict the least urgent: tissue before bone, then the shallowest
+                auto rank = [&](uint32_t target, float sd) {
+                    return std::make_pair(targets_[target].desc.kind == TargetDesc::Kind::Muscle, sd);
+                };
                 slot = 0;
                 for (int k = 1; k < kSlots; ++k)
-                    if (best[k].distance > best[slot].distance) slot = k;
-                if (c.distance >= best[slot].distance) return;
+                    if (rank(best_t[k], best[k].signed_distance) > rank(best_t[slot], best[slot].signed_distance))
+                        slot = k;
+                if (rank(t, c.signed_distance) >= rank(best_t[slot], best[slot].signed_distance)) return;
             }
             best[slot] = c;
             best_t[slot] = t;
         };
         forCandidates(p, [&](const Tri& t) {
             if (std::find(list.begin(), list.end(), t.target) != list.end())
-                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals));
+                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), false);
         });
         for (uint32_t t : list) {
             const Target& T = targets_[t];
             if (T.desc.kind != TargetDesc::Kind::Body || !T.tris.empty()) continue;
             const Body& b = w.bodies[size_t(T.desc.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            offer(t, closestOnBodyCapsule(p, b));
+            offer(t, closestOnBodyCapsule(p, b), true);
         }
         // A vertex deeper inside another muscle than `muscle_depth` is left
         // alone: muscles are thin, and the closest point of a deep vertex may
         // lie on the far side, so pushing it "out" would push it through.
         for (int k = 0; k < kSlots; ++k) {
-            if (!best[k].valid || !(best[k].signed_distance < search)) continue;
-            const bool tissue = targets_[best_t[k]].desc.kind == TargetDesc::Kind::Muscle;
+            if (!best[k].valid) continue;
+            const Target& T = targets_[best_t[k]];
+            const bool tissue = T.desc.kind == TargetDesc::Kind::Muscle;
+            const bool capsule = T.desc.kind == TargetDesc::Kind::Body && T.tris.empty();
+            if (!(best[k].signed_distance < (capsule ? bone_band : search))) continue;
             if (tissue && best[k].signed_distance < -muscle_depth) continue;
-            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u : 0u};
+            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u : 0u, capsule ? T.desc.index : -1};
         }
     }
     // Compaction in particle order: the same list for any thread count.
@@ -279,7 +300,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (!s.valid) continue;
             if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
             first = false;
-            w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue});
+            w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
         }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));

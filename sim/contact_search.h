@@ -28,8 +28,9 @@ public:
     void prepare(const World& w);
     // Rebuilds the grid from the current target positions and fills
     // w.contacts (their λ reset). A particle gets a contact with a target when
-    // its signed distance to it is below `search` (projected only while C < 0)
-    // and, for a muscle target, above −muscle_depth.
+    // its signed distance to it is below `search` (bone capsules: 3·search,
+    // and at any depth; projected only while C < 0) and, for a muscle target,
+    // above −muscle_depth.
     void findContacts(World& w, float search, float muscle_depth);
     // Moves each sliding connection's q to the closest target point near p.
     void updateSliding(World& w) const;
@@ -53,8 +54,9 @@ private:
         glm::vec3 q, n;
         int32_t valid;
         uint32_t tissue;  // the target is a muscle
+        int32_t capsule_body;  // a bone capsule (exact at projection) or −1
     };
-    static constexpr int kSlots = 2;  // contacts kept per particle (closest targets)
+    static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)
 
     int targetIndex(const TargetDesc& t) const;
     void buildTriangles(const World& w, float search);

@@ -109,6 +109,14 @@ ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b) {
                             glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius);
 }
 
+ContactPlane contactPlane(const World& w, const Contact& c, glm::vec3 p) {
+    if (c.capsule_body >= 0) {
+        const ClosestPoint cp = closestOnBodyCapsule(p, w.bodies[size_t(c.capsule_body)]);
+        if (cp.valid) return {cp.point, cp.normal};
+    }
+    return {c.q, c.n};
+}
+
 ClosestPoint closestPointOnTarget(const World& w, const TargetDesc& t, glm::vec3 p, bool rest) {
     ClosestPoint best;
     auto consider = [&](const ClosestPoint& c) {

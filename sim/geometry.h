@@ -50,6 +50,14 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 // A body's collision capsule in its current (substep) transform.
 ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b);
 
+// Where contact c projects a vertex at p: the point q and outward normal n of
+// its target surface (C = (p − q)·n − r).
+struct Contact;
+struct ContactPlane {
+    glm::vec3 q, n;
+};
+ContactPlane contactPlane(const World& w, const Contact& c, glm::vec3 p);
+
 // Brute-force closest point on a whole target (a body's collision shape in its
 // current transform, or a muscle's surface). `rest`: use the bind pose
 // (muscles) / the initial transform (bodies). Used at setup; the per-substep

@@ -73,8 +73,8 @@ FamilyStiffness FamilyStiffness::pbdDefaults() {
     return s;
 }
 
-const std::array<NumericParam, 11>& numericParams() {
-    static const std::array<NumericParam, 11> table = {{
+const std::array<NumericParam, 12>& numericParams() {
+    static const std::array<NumericParam, 12> table = {{
         {"iterations", "solver", "constraint iterations per substep", 1, 1000, true,
          [](const SolverParams& p) { return double(p.iterations); },
          [](SolverParams& p, double v) { p.iterations = int(v); }},
@@ -90,6 +90,9 @@ const std::array<NumericParam, 11>& numericParams() {
         {"damping", "material", "velocity damping (1/s)", 0, 1000, false,
          [](const SolverParams& p) { return double(p.damping); },
          [](SolverParams& p, double v) { p.damping = float(v); }},
+        {"carry", "material", "share of the bones' acceleration the muscles take on (0 = free inertia, 1 = carried)", 0, 1, false,
+         [](const SolverParams& p) { return double(p.carry); },
+         [](SolverParams& p, double v) { p.carry = float(v); }},
         {"gravity", "material", "gravity along +Y (m/s^2; -9.81 is Earth)", -1e30, 1e30, false,
          [](const SolverParams& p) { return double(p.gravity.y); },
          [](SolverParams& p, double v) { p.gravity = glm::vec3(0.0f, float(v), 0.0f); }},

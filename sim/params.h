@@ -60,6 +60,13 @@ struct SolverParams {
     int threads = 0;  // 0 = all cores
     float frame_dt = 1.0f / 30.0f;
     float damping = 1.0f;          // 1/s, velocity damping
+    // Share of the bones' acceleration the muscles take on in the prediction
+    // (0: SPEC §2's p = x + Δt·v; 1: tissue moves with its carrier bones and
+    // keeps only its own motion relative to them, as fascia and skin hold
+    // it). Our addition; scenes with violent moves ask for 1 (T6: a strike
+    // swings the elbow 120° in 0.15 s, and without it the solve drags the
+    // muscles centimetres after their bones and crushes them against them).
+    float carry = 0.0f;
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     float omega = 1.5f;            // Jacobi over-relaxation ∈ [1, 2]
     float activation_tau = 0.03f;  // s, first-order activation filter
@@ -90,7 +97,7 @@ struct NumericParam {
     double (*get)(const SolverParams&);
     void (*set)(SolverParams&, double);
 };
-const std::array<NumericParam, 11>& numericParams();
+const std::array<NumericParam, 12>& numericParams();
 const NumericParam* findNumericParam(std::string_view name);
 
 // Validates a whole parameter set; returns an error message or empty.

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/constraint_kernels.h"
+#include "sim/geometry.h"
 #include "sim/solver.h"
 #include "sim/world.h"
 
@@ -54,10 +55,11 @@ inline void contact(World& W, size_t k, float alpha_tilde, float scale, float r)
     auto& p = W.particles.p;
     const Contact& c = W.contacts[k];
     const float wi = W.particles.w[c.particle];
-    float dl = unilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - r, wi, alpha_tilde, scale, W.contact_lambda[k]);
+    const ContactPlane s = contactPlane(W, c, p[c.particle]);
+    float dl = unilateralDelta(glm::dot(p[c.particle] - s.q, s.n) - r, wi, alpha_tilde, scale, W.contact_lambda[k]);
     if (dl == 0.0f) return;
     W.contact_lambda[k] += dl;
-    p[c.particle] += (wi * dl) * c.n;
+    p[c.particle] += (wi * dl) * s.n;
 }
 
 // Contact k with its family's coefficients: against a bone (Contact) or

@@ -123,7 +123,10 @@ void Simulation::reset() {
     P.p = P.rest;
     std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
     for (auto& m : world_.muscles) m.activation = m.target_activation = m.a0;
-    for (auto& b : world_.bodies) b.prev = b.now = b.curr;
+    for (auto& b : world_.bodies) {
+        b.prev = b.now = b.curr;
+        b.step_motion = b.last_step_motion = glm::mat4(1.0f);
+    }
     world_.contacts.clear();
     world_.contact_lambda.clear();
     world_.contact_runs.clear();
@@ -192,6 +195,15 @@ void Simulation::predict(float dt) {
     auto& P = world_.particles;
     const glm::vec3 g = params_.gravity * (world_.gravity_scale * dt);
     const float damp = std::max(0.0f, 1.0f - params_.damping * dt);
+    const float carry = params_.carry;
+    const auto& bodies = world_.bodies;
+    // The carrier bone's acceleration over this substep at x, as a
+    // displacement: where its motion this substep takes x minus where its
+    // motion of the substep before would have taken it.
+    auto boneKick = [&](int body, glm::vec3 x) {
+        const Body& b = bodies[size_t(body)];
+        return glm::vec3(b.step_motion * glm::vec4(x, 1.0f)) - glm::vec3(b.last_step_motion * glm::vec4(x, 1.0f));
+    };
     const int64_t n = int64_t(P.size());
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
@@ -202,13 +214,31 @@ void Simulation::predict(float dt) {
         if (P.w[size_t(i)] > 0.0f && !P.branch[size_t(i)]) v += g;
         v *= damp;
         P.v[size_t(i)] = v;
-        P.p[size_t(i)] = P.x[size_t(i)] + dt * v;
+        glm::vec3 p = P.x[size_t(i)] + dt * v;
+        const glm::ivec2 c = P.carrier[size_t(i)];
+        if (carry > 0.0f && c.x >= 0 && P.w[size_t(i)] > 0.0f) {
+            const float wa = P.carrier_weight[size_t(i)];
+            glm::vec3 kick = wa * boneKick(c.x, P.x[size_t(i)]);
+            if (c.y >= 0) kick += (1.0f - wa) * boneKick(c.y, P.x[size_t(i)]);
+            p += carry * kick;
+        }
+        P.p[size_t(i)] = p;
     }
 }
 
-void Simulation::updateTargets(float frame_fraction) {
+void Simulation::moveBodies(float frame_fraction) {
     ScopedPhase timer(timers_, Phase::Targets);
-    for (auto& b : world_.bodies) b.now = interpolateTransform(b.prev, b.curr, frame_fraction);
+    for (auto& b : world_.bodies) {
+        const glm::mat4 next = interpolateTransform(b.prev, b.curr, frame_fraction);
+        b.last_step_motion = b.step_motion;
+        // Exactly the identity for a bone at rest (M·M⁻¹ is not, in floats).
+        b.step_motion = next == b.now ? glm::mat4(1.0f) : next * glm::inverse(b.now);
+        b.now = next;
+    }
+}
+
+void Simulation::placeAttachments() {
+    ScopedPhase timer(timers_, Phase::Targets);
     auto& p = world_.particles.p;
     for (const auto& a : world_.attachments)
         p[a.particle] = glm::vec3(world_.bodies[a.body].now * glm::vec4(a.local, 1.0f));
@@ -252,6 +282,7 @@ void Simulation::runFrame(FailureSite* check) {
     const float muscle_depth = std::max(2.0f * params_.contact_radius, 0.002f);
     if (record_convergence_) convergence_.clear();
     for (int s = 0; s < substeps; ++s) {
+        moveBodies(float(s + 1) / float(substeps));
         predict(dt);
         if (check && !finiteState()) {
             for (size_t i = 0; i < world_.particles.size(); ++i)
@@ -260,7 +291,7 @@ void Simulation::runFrame(FailureSite* check) {
                     return;
                 }
         }
-        updateTargets(float(s + 1) / float(substeps));
+        placeAttachments();
         {
             ScopedPhase timer(timers_, Phase::Contacts);
             contact_search_.findContacts(world_, search, muscle_depth);
@@ -393,8 +424,10 @@ Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
         for (size_t i = 0; i < X.size(); ++i)
             if (W.particles.w[i] > 0.0f)
                 r.penetration = std::max(r.penetration, -(glm::dot(X[i] - pl.origin, pl.normal) - rad));
-    for (const auto& c : W.contacts)
-        r.penetration = std::max(r.penetration, -(glm::dot(X[c.particle] - c.q, c.n) - rad));
+    for (const auto& c : W.contacts) {
+        const ContactPlane s = contactPlane(W, c, X[c.particle]);
+        r.penetration = std::max(r.penetration, -(glm::dot(X[c.particle] - s.q, s.n) - rad));
+    }
     for (const auto& a : W.attachments) {
         glm::vec3 y = glm::vec3(W.bodies[a.body].now * glm::vec4(a.local, 1.0f));
         r.attachment = std::max(r.attachment, glm::length(X[a.particle] - y));
@@ -416,7 +449,7 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
                 if (W.particles.w[i] == 0.0f) continue;
                 const ClosestPoint q = closestOnBodyCapsule(X[i], b);
                 const float depth = -q.signed_distance - params_.contact_radius;
-                if (q.valid && depth > worst.depth) worst = {depth, int(mi)};
+                if (q.valid && depth > worst.depth) worst = {depth, int(mi), t.index, int(i)};
             }
         }
     }

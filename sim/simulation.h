@@ -94,10 +94,13 @@ public:
     Residuals residuals() const;              // evaluated on the current positions
     // Deepest surface vertex inside a bone capsule the muscle collides with
     // (one of its contact targets), measured past the contact radius; the
-    // muscle it belongs to. Kinematic (attached) vertices are not counted.
+    // muscle it belongs to, the bone and the vertex. Kinematic (attached)
+    // vertices are not counted.
     struct BonePenetration {
         float depth = 0.0f;  // m; 0 when nothing is inside
         int muscle = -1;
+        int body = -1;
+        int particle = -1;
     };
     BonePenetration bonePenetration() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
@@ -119,7 +122,8 @@ public:
 private:
     void prepareFrame(float dt);
     void predict(float dt);
-    void updateTargets(float frame_fraction);
+    void moveBodies(float frame_fraction);  // bones to this substep's pose (SPEC §2)
+    void placeAttachments();                // kinematic targets on their bones
     void updateVelocities(float dt);
     void resetLambdas();
     void runFrame(FailureSite* check);

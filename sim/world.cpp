@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <glm/geometric.hpp>
@@ -25,6 +26,8 @@ void Particles::resize(size_t n) {
     w_free.resize(n);
     muscle.resize(n);
     branch.resize(n);
+    carrier.resize(n, glm::ivec2(-1));
+    carrier_weight.resize(n, 1.0f);
 }
 
 size_t World::surfaceVertexCount() const {
@@ -150,6 +153,44 @@ void addDistance(World& w, uint32_t i, uint32_t j, uint32_t muscle, DistanceKind
 }
 
 }  // namespace
+
+// Carrier bones (see Particles::carrier): for every free particle, the two
+// attachment bones of its muscle whose attached vertices are nearest at rest,
+// weighted by inverse distance, so a muscle spanning a joint is carried by a
+// blend of the bones on either side, like skinning weights.
+static void assignCarriers(World& out) {
+    Particles& P = out.particles;
+    for (const Muscle& m : out.muscles) {
+        std::vector<std::pair<uint32_t, std::vector<glm::vec3>>> anchors;  // body, attached rest positions
+        for (const Attachment& a : out.attachments) {
+            if (a.particle < m.first || a.particle >= m.particleEnd()) continue;
+            auto it = std::find_if(anchors.begin(), anchors.end(), [&](const auto& e) { return e.first == a.body; });
+            if (it == anchors.end()) {
+                anchors.push_back({a.body, {}});
+                it = anchors.end() - 1;
+            }
+            it->second.push_back(P.rest[a.particle]);
+        }
+        if (anchors.empty()) continue;
+        for (uint32_t i = m.first; i < m.particleEnd(); ++i) {
+            int best[2] = {-1, -1};
+            float dist[2] = {0.0f, 0.0f};
+            for (const auto& [body, points] : anchors) {
+                float d = std::numeric_limits<float>::max();
+                for (const glm::vec3& q : points) d = std::min(d, glm::length(P.rest[i] - q));
+                if (best[0] < 0 || d < dist[0]) {
+                    best[1] = best[0], dist[1] = dist[0];
+                    best[0] = int(body), dist[0] = d;
+                } else if (best[1] < 0 || d < dist[1]) {
+                    best[1] = int(body), dist[1] = d;
+                }
+            }
+            P.carrier[i] = glm::ivec2(best[0], best[1]);
+            const float sum = dist[0] + dist[1];
+            P.carrier_weight[i] = best[1] < 0 || !(sum > 0.0f) ? 1.0f : dist[1] / sum;
+        }
+    }
+}
 
 std::string buildWorld(const SceneDesc& scene, World& out) {
     out = World{};
@@ -312,6 +353,8 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
     out.sliding_lambda.assign(out.sliding.size(), 0.0f);
     out.volume_lambda.assign(out.volumes.size(), 0.0f);
     out.plane_lambda.assign(out.planes.size() * P.size(), 0.0f);
+
+    assignCarriers(out);
 
     // Initial state: at rest.
     P.x = P.rest;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/params.h"
@@ -26,6 +27,10 @@ struct Particles {
     std::vector<float> w_free;     // inverse mass from the muscle's mass
     std::vector<uint32_t> muscle;  // owning muscle
     std::vector<uint8_t> branch;   // 1 for internal-structure branch points
+    // The (up to) two bones that carry a particle: its muscle's attachment
+    // bones nearest to it at rest (−1: none), and the first one's weight.
+    std::vector<glm::ivec2> carrier;
+    std::vector<float> carrier_weight;
     size_t size() const { return x.size(); }
     void resize(size_t n);
 };
@@ -57,6 +62,9 @@ struct Body {
     std::vector<glm::uvec3> triangles;
     glm::vec3 capsule_a{0.0f}, capsule_b{0.0f};
     float capsule_radius = 0.0f;
+    // Rigid motion over the current substep (now · now_before⁻¹) and over the
+    // substep before it: their difference is the bone's acceleration.
+    glm::mat4 step_motion{1.0f}, last_step_motion{1.0f};
 };
 
 enum class DistanceKind : uint8_t { Surface, Spoke, Medulla };
@@ -109,6 +117,10 @@ struct Contact {
     glm::vec3 q;
     glm::vec3 n;
     uint32_t tissue;  // 1: the target is another muscle (Family::Tissue), 0: a bone
+    // A bone capsule (index into World::bodies) is re-evaluated exactly where
+    // the vertex is at each projection; −1: the plane (q, n) found by the
+    // search (a muscle's surface, a bone mesh) stands for the surface.
+    int32_t capsule_body;
 };
 
 // A sliding connection: C = |p − q| − d0, q re-projected every substep.

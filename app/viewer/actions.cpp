@@ -47,6 +47,9 @@ void Actions::adoptScene(const SceneInfo& info) {
         s_.controls.muscles[m].overpressure = m < info.muscle_overpressure.size() ? info.muscle_overpressure[m] : 0.0f;
     }
     s_.controls.scene_load_id = info.load_id;
+    // The scene's own solver settings (T6: 2 substeps, carry 1).
+    if (info.substeps > 0) s_.controls.params.substeps = info.substeps;
+    if (info.carry >= 0.0f) s_.controls.params.carry = info.carry;
     if (s_.controls.animation >= int(info.animations.size())) s_.controls.animation = info.animations.empty() ? -1 : 0;
     if (s_.controls.animation < 0 && !info.animations.empty()) s_.controls.animation = 0;
     s_.hidden.assign(n, 0);

@@ -6,7 +6,7 @@ namespace app::viewer {
 
 size_t SimState::bytes() const {
     return (x.size() + v.size()) * sizeof(glm::vec3) + (activation.size() + target_activation.size()) * sizeof(float) +
-           bodies.size() * sizeof(glm::mat4) + sizeof(SimState);
+           (bodies.size() + step_motion.size()) * sizeof(glm::mat4) + sizeof(SimState);
 }
 
 SimState SimState::capture(const sim::Simulation& s, int64_t frame, double time) {
@@ -20,7 +20,10 @@ SimState SimState::capture(const sim::Simulation& s, int64_t frame, double time)
         st.activation.push_back(m.activation);
         st.target_activation.push_back(m.target_activation);
     }
-    for (const auto& b : w.bodies) st.bodies.push_back(b.curr);
+    for (const auto& b : w.bodies) {
+        st.bodies.push_back(b.curr);
+        st.step_motion.push_back(b.step_motion);
+    }
     return st;
 }
 
@@ -34,8 +37,12 @@ void SimState::restore(sim::Simulation& s) const {
         w.muscles[m].activation = activation[m];
         w.muscles[m].target_activation = target_activation[m];
     }
-    for (size_t b = 0; b < w.bodies.size() && b < bodies.size(); ++b)
+    for (size_t b = 0; b < w.bodies.size() && b < bodies.size(); ++b) {
         w.bodies[b].prev = w.bodies[b].curr = w.bodies[b].now = bodies[b];
+        // The next step's bone acceleration (SolverParams::carry) continues
+        // from the motion it had, as in the run that stored this state.
+        if (b < step_motion.size()) w.bodies[b].step_motion = step_motion[b];
+    }
 }
 
 void FrameCache::clear() {

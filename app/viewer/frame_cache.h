@@ -23,6 +23,7 @@ struct SimState {
     std::vector<glm::vec3> x, v;
     std::vector<float> activation, target_activation;
     std::vector<glm::mat4> bodies;  // transforms at the end of the frame
+    std::vector<glm::mat4> step_motion;  // each body's motion over the frame's last substep (sim::Body)
     size_t bytes() const;
     static SimState capture(const sim::Simulation& s, int64_t frame, double time);
     void restore(sim::Simulation& s) const;

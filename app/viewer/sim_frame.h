@@ -30,6 +30,8 @@ struct SceneInfo {
     std::vector<float> muscle_activation;     // scene defaults (initial activation)
     std::vector<std::string> animations;
     std::vector<double> durations;
+    int substeps = 0;                          // the scene's suggested substeps (0: none)
+    float carry = -1.0f;                       // the scene's suggested carry (−1: none)
     size_t vertices = 0, branch_points = 0;
     sim::ConstraintCounts counts;
     int colors = 0;

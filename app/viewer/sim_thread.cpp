@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include "app/viewer/vertex_error.h"
+#include "sim/geometry.h"
 
 namespace app::viewer {
 
@@ -185,6 +186,8 @@ void SimThread::rebuildInfo(bool new_load) {
         info->muscle_overpressure.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].overpressure : 0.0f);
         info->muscle_activation.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].initial_activation : 0.0f);
     }
+    info->substeps = scene_.substeps;
+    info->carry = scene_.carry;
     for (size_t a = 0; a < scene_.animations.size(); ++a) {
         info->animations.push_back(scene_.animations[a].name.empty() ? "animation " + std::to_string(a)
                                                                      : scene_.animations[a].name);
@@ -312,7 +315,7 @@ void SimThread::publish() {
     for (const auto& c : w.contacts) {
         if (c.particle >= w.particles.size()) continue;
         f.contact_p.push_back(w.particles.x[c.particle]);
-        f.contact_n.push_back(c.n);
+        f.contact_n.push_back(sim::contactPlane(w, c, w.particles.x[c.particle]).n);
     }
     scene_.skeleton.globals(scene_.localPoses(anim, time_), f.joint_globals);
     f.body_transforms.clear();

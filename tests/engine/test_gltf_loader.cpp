@@ -314,3 +314,30 @@ TEST(GltfLoader, SceneGravityScaleIsReadAndRangeChecked) {
         EXPECT_NE(e.find("gravity_scale"), std::string::npos) << bad << ": " << e;
     }
 }
+
+// A scene may ask for its own solver settings (T6: 2 substeps, carry 1);
+// absent means no preference, out of range is refused by name.
+TEST(GltfLoader, SceneSolverSettingsAreReadAndRangeChecked) {
+    Builder b = muscleFile(goodExtras());
+    Scene plain;
+    ASSERT_EQ(loadBytes(b.glb(), "s.glb", plain), "");
+    EXPECT_EQ(plain.substeps, 0);
+    EXPECT_LT(plain.carry, 0.0f);
+    b.doc["scenes"][0]["extras"]["msxpbd_scene"]["substeps"] = 3;
+    b.doc["scenes"][0]["extras"]["msxpbd_scene"]["carry"] = 0.5;
+    Scene s;
+    ASSERT_EQ(loadBytes(b.glb(), "s.glb", s), "");
+    EXPECT_EQ(s.substeps, 3);
+    EXPECT_FLOAT_EQ(s.carry, 0.5f);
+    for (json bad : {json(0), json(101), json(1.5), json("two")}) {
+        b.doc["scenes"][0]["extras"]["msxpbd_scene"]["substeps"] = bad;
+        std::string e = errorFor(b.glb());
+        EXPECT_NE(e.find("substeps"), std::string::npos) << bad << ": " << e;
+    }
+    b.doc["scenes"][0]["extras"]["msxpbd_scene"]["substeps"] = 2;
+    for (json bad : {json(-0.1), json(1.01), json("all")}) {
+        b.doc["scenes"][0]["extras"]["msxpbd_scene"]["carry"] = bad;
+        std::string e = errorFor(b.glb());
+        EXPECT_NE(e.find("carry"), std::string::npos) << bad << ": " << e;
+    }
+}
