@@ -77,7 +77,7 @@ public:
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }
     // Relative strain at the top of the heat map's colours (clamped to the range below).
-    static constexpr float kErrorScaleMin = 0.001f, kErrorScaleMax = 0.5f;
+    static constexpr float kErrorScaleMin = 0.001f, kErrorScaleMax = 1.0f;
     void setErrorScale(float scale);
     void setCamera(const engine::render::OrbitCamera& c) {
         s_.camera = c;
@@ -99,7 +99,8 @@ public:
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "error-scale 0.1",
     // "orbit 40 0", "zoom 2", "study", "reload". Returns an error
-    // or empty. Used by tests and documented in the Help panel.
+    // or empty. Used by the tests (the UI calls the typed actions above; the
+    // verbs are listed in actions.cpp, not in the Help panel).
     std::string execute(std::string_view command);
 
     const ViewerState& state() const { return s_; }

@@ -22,7 +22,7 @@ void drawHelpWindow(PanelContext& c) {
         }
         ImGui::Separator();
         ImGui::TextDisabled("Keys are ignored while a text field has focus.");
-        ImGui::TextDisabled("Colours: viridis = activation 0..1; inferno = constraint error (heat map overlay).");
+        ImGui::TextDisabled("Colours: viridis = activation 0..1; inferno = XPBD constraint residual |C + a~ lambda| / L (heat map overlay).");
     }
     ImGui::End();
     if (!open) c.actions.toggleHelp();

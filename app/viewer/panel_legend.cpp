@@ -6,7 +6,7 @@
 namespace app::viewer {
 
 // Colour bar for whatever the muscle colours mean right now: activation
-// (viridis) or, with the heat map overlay, relative constraint error (inferno).
+// (viridis) or, with the heat map overlay, the XPBD constraint residual (inferno).
 void drawLegend(PanelContext& c) {
     const bool error = c.state.render.overlay(engine::render::Overlay::ErrorMap);
     const bool groups = c.state.render.overlay(engine::render::Overlay::ColorGroups);
@@ -17,7 +17,7 @@ void drawLegend(PanelContext& c) {
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("##legend", nullptr, flags)) {
-        ImGui::TextUnformatted(error ? "constraint error |C|/rest" : "activation");
+        ImGui::TextUnformatted(error ? "constraint residual |C + a~ lambda| / L" : "activation");
         const float w = 220.0f, h = 14.0f;
         ImVec2 p = ImGui::GetCursorScreenPos();
         ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -1,5 +1,6 @@
-// Per-vertex constraint error for the heat map: the largest relative strain
-// |(|x_i − x_j| − σ̂)| / σ̂ over the distance constraints touching a particle.
+// Per-vertex constraint error for the heat map: the largest XPBD residual
+// |C + α̃·λ| / L (C = |x_i − x_j| − σ̂, L the bind-pose edge length) over the
+// distance constraints touching a particle (vertex_error.cpp).
 #pragma once
 
 #include <vector>

@@ -32,7 +32,7 @@ struct RenderOptions {
     bool ground = true;
     int msaa_samples = 4;
     // Relative strain |C|/rest that maps to the top of the error colour map.
-    float error_scale = 0.05f;
+    float error_scale = 0.25f;  // heat map: residual (relative to the bind-pose edge) shown as full scale
     std::vector<uint8_t> muscle_visible;  // per muscle; empty = all visible
     int selected_muscle = -1;             // highlighted, −1 = none
 

@@ -217,7 +217,7 @@ TEST(ViewerActions, ViewTogglesTypedCallsAndCommandsAgree) {
     EXPECT_EQ(c.actions.execute("error-scale 0.2"), "");
     EXPECT_FLOAT_EQ(c.state.render.error_scale, 0.2f);
     EXPECT_EQ(t.state.render.error_scale, c.state.render.error_scale);
-    EXPECT_NE(c.actions.execute("error-scale 0"), "");  // out of range [0.001, 0.5]
+    EXPECT_NE(c.actions.execute("error-scale 0"), "");  // out of range [0.001, 1]
     EXPECT_NE(c.actions.execute("error-scale 2"), "");
     EXPECT_FLOAT_EQ(c.state.render.error_scale, 0.2f);  // unchanged
     t.actions.setErrorScale(10.0f);                     // the typed call clamps
