@@ -155,6 +155,9 @@ void Actions::resetMaterial() {
     p.pbd_stiffness = d.pbd_stiffness;
     p.damping = d.damping;
     p.gravity = d.gravity;
+    // Carry is a material setting the scene may choose (T6, T7: 1).
+    const auto scene = sim_.latest().scene;
+    p.carry = scene && scene->carry >= 0.0f ? scene->carry : d.carry;
     setParams(p);
 }
 
