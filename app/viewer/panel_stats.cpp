@@ -56,15 +56,17 @@ void drawStatsPanel(PanelContext& c) {
     const SimFrame& f = c.frame;
     char overlay[96];
     std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.render_fps.mean()), double(s.render_ms.mean()));
+    // Explicit widths: a graph size of -1 came out 1 px wide in this window.
     ImGui::PlotLines("##fps", s.render_fps.data(), s.render_fps.size(), s.render_fps.offset(), overlay, 0.0f, 120.0f,
-                     ImVec2(-1, 60));
+                     ImVec2(ImGui::GetContentRegionAvail().x, 60));
     std::snprintf(overlay, sizeof overlay, "sim %.1f ms/frame, real-time x%.2f", double(s.sim_ms.mean()),
                   double(f.realtime_factor));
     ImGui::TextUnformatted(overlay);
     stackedPhases(s);
     ImGui::Text("real-time factor");
     ImGui::SameLine();
-    ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f, ImVec2(-1, 30));
+    ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 30));
 
     ImGui::Separator();
     bool record = c.actions.state().controls.record_convergence;
@@ -73,7 +75,7 @@ void drawStatsPanel(PanelContext& c) {
         float top = *std::max_element(f.convergence.begin(), f.convergence.end());
         std::snprintf(overlay, sizeof overlay, "residual/iteration, last %.2e m", double(f.convergence.back()));
         ImGui::PlotHistogram("##conv", f.convergence.data(), int(f.convergence.size()), 0, overlay, 0.0f, top * 1.05f,
-                             ImVec2(-1, 60));
+                             ImVec2(ImGui::GetContentRegionAvail().x, 60));
     } else {
         ImGui::TextDisabled(record ? "residual per iteration: waiting for the next step" : "residual per iteration: off");
     }

@@ -13,7 +13,7 @@ void drawStudyPanel(PanelContext& c) {
         "against the iteration count (1..64). XPBD converges to the material's answer; PBD gets stiffer "
         "with more iterations. Stiffness, damping and substeps come from the current settings.");
     if (c.study.running()) {
-        ImGui::ProgressBar(c.study.progress(), ImVec2(-1, 0));
+        ImGui::ProgressBar(c.study.progress(), ImVec2(ImGui::GetContentRegionAvail().x, 0));
     } else if (ImGui::Button("Run study")) {
         c.actions.runStudy();
     }
