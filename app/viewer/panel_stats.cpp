@@ -55,7 +55,7 @@ void drawStatsPanel(PanelContext& c) {
     const auto& s = c.stats;
     const SimFrame& f = c.frame;
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.render_fps.mean()), double(s.render_ms.mean()));
+    std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.renderFps()), double(s.render_ms.mean()));
     // Explicit widths: a graph size of -1 came out 1 px wide in this window.
     ImGui::PlotLines("##fps", s.render_fps.data(), s.render_fps.size(), s.render_fps.offset(), overlay, 0.0f, 120.0f,
                      ImVec2(ImGui::GetContentRegionAvail().x, 60));

@@ -20,6 +20,12 @@ struct StatsHistory {
         render_ms.push(float(frame_seconds * 1000.0));
         render_fps.push(frame_seconds > 0.0 ? float(1.0 / frame_seconds) : 0.0f);
     }
+    // Frames per second over the recent frames: frames / time (the mean of
+    // per-frame 1/dt would let a few fast frames hide slow ones).
+    float renderFps() const {
+        const float ms = render_ms.mean();
+        return ms > 0.0f ? 1000.0f / ms : 0.0f;
+    }
     // Only frames that were actually stepped add a sample.
     void addSim(const SimFrame& f) {
         if (f.steps == last_steps) return;

@@ -10,11 +10,14 @@ namespace app::viewer {
 const char* viewUsage() {
     return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
+           "                   [--max-fps N]\n"
            "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
            "  --frames N    simulate and render N frames, then exit (window hidden)\n"
            "  --screenshot  write the last rendered frame as PNG (needs --frames; also the P key)\n"
-           "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n";
+           "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n"
+           "  --max-fps N   render at most N frames per second, 0..1000 (0 = no cap; default 60):\n"
+           "                frames no display shows would only take cores from the simulation\n";
 }
 
 namespace {
@@ -49,6 +52,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         else if (a == "--width") e = integer(o.width, 64, 8192);
         else if (a == "--height") e = integer(o.height, 64, 8192);
         else if (a == "--hidden") o.hidden = true;
+        else if (a == "--max-fps") e = integer(o.max_fps, 0, 1000);
         else e = "unknown option '" + a + "'";
         if (!e.empty()) return e;
     }

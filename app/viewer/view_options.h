@@ -14,6 +14,9 @@ struct ViewOptions {
     std::string screenshot;  // PNG written after the last frame
     int width = 1280, height = 720;
     bool hidden = false;     // window not shown (implied by --frames)
+    // Render-rate cap (0: none). Frames beyond what a display shows only take
+    // cores from the simulation (under llvmpipe the rasteriser runs on them).
+    int max_fps = 60;
 };
 
 // Returns an error with the valid ranges (empty on success); sets `help`

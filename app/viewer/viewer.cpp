@@ -124,6 +124,17 @@ void Viewer::frame() {
     if (opt_.hidden) glFinish();
 }
 
+double Viewer::measuredRenderFps() const {
+    const double s = std::chrono::duration<double>(Clock::now() - measure_start_).count();
+    return measured_frames_ > 1 && s > 0.0 ? double(measured_frames_ - 1) / s : 0.0;
+}
+
+void Viewer::pace() const {
+    if (opt_.max_fps <= 0) return;
+    const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / opt_.max_fps));
+    std::this_thread::sleep_until(last_frame_ + period);
+}
+
 void Viewer::drawUi(const SimFrame& f) {
     PanelContext ctx{state_, actions_, f, stats_, study_, renderer_};
     drawPanels(ctx);
@@ -148,7 +159,11 @@ bool Viewer::runUntilSteps(uint64_t steps, double timeout_s) {
     auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
     while (Clock::now() < end && fatal_.empty()) {
         frame();
+        pace();
         const SimFrame& f = sim_.latest();
+        // The render rate reported at the end counts the frames drawn while
+        // the sim was stepping (not the start-up and scene load).
+        if (f.steps > 0 && measured_frames_++ == 0) measure_start_ = Clock::now();
         if (f.scene && f.scene->load_id == shown_load_ && shown_load_ != 0 && f.steps >= steps) return true;
     }
     return false;
@@ -195,7 +210,7 @@ int Viewer::run() {
         const SimFrame& last = sim_.latest();
         std::printf("view: %s  solver %s  threads %d  frames %llu  render %.1f fps  sim %.1f ms/frame  [%s]\n",
                     last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
-                    last.threads, static_cast<unsigned long long>(last.steps), double(stats_.render_fps.mean()),
+                    last.threads, static_cast<unsigned long long>(last.steps), measuredRenderFps(),
                     double(stats_.sim_ms.mean()), MSXPBD_BUILD_TYPE);
         if (!opt_.screenshot.empty()) {
             int w = 0, h = 0;
@@ -207,7 +222,10 @@ int Viewer::run() {
         }
         return 0;
     }
-    while (!window_.shouldClose()) frame();
+    while (!window_.shouldClose()) {
+        frame();
+        pace();
+    }
     return 0;
 }
 

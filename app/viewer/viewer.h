@@ -31,6 +31,8 @@ public:
     std::string init();
     // One iteration of the main loop: input, newest sim frame, render, UI, present.
     void frame();
+    void pace() const;  // sleeps out the rest of the frame under --max-fps
+    double measuredRenderFps() const;  // frames / s drawn while the sim stepped (headless runs)
     // The whole program: interactive loop, or headless when options.frames > 0.
     int run();
 
@@ -56,6 +58,8 @@ private:
     void writeScreenshot();
 
     ViewOptions opt_;
+    uint64_t measured_frames_ = 0;
+    std::chrono::steady_clock::time_point measure_start_{};
     ViewerState state_;
     SimThread sim_;
     Actions actions_;
