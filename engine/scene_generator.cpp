@@ -382,14 +382,19 @@ void fighting(SceneSpec& sc) {
 
 void walkRun(SceneSpec& sc) {
     const double dur = 8.0, fps = 30.0;
-    // Gait phase: 1 stride/s walking, 1.4 strides/s running, blended 3.5–4.5 s.
-    auto w = [](double t) { return smooth((t - 3.5) / 1.0); };
-    auto phase = [w](double t) {
-        // ∫ (1 + 0.4 w) dt, integrated in closed form over the smoothstep.
-        double x = std::clamp((t - 3.5) / 1.0, 0.0, 1.0);
-        double integ = (t > 4.5) ? 0.5 + (t - 4.5) : (x * x * x - 0.5 * x * x * x * x);  // ∫ smoothstep
-        (void)w;
-        return 2.0 * kPi * (t + 0.4 * integ);
+    // Gait phase: 1 stride/s walking, 1.4 strides/s running. Walk to 3 s,
+    // speed up to a run over 3–4 s, run, slow down over 5.5–6.5 s, walk to
+    // the end: the loop closes on the pose it starts from (running 1.5 s
+    // makes the whole loop 8 + 0.4·2.5 = 9 strides), so looping does not
+    // snap from a run back to a walk.
+    auto intSmooth = [](double x) {  // ∫₀ˣ smoothstep
+        if (x <= 0.0) return 0.0;
+        return x < 1.0 ? x * x * x - 0.5 * x * x * x * x : 0.5 + (x - 1.0);
+    };
+    auto w = [](double t) { return smooth(t - 3.0) - smooth(t - 5.5); };
+    auto phase = [intSmooth](double t) {
+        // ∫ (1 + 0.4 w) dt in closed form.
+        return 2.0 * kPi * (t + 0.4 * (intSmooth(t - 3.0) - intSmooth(t - 5.5)));
     };
     auto lerp = [](double a, double b, double s) { return a + (b - a) * s; };
     AnimSpec an{"walk_run", dur, fps, {}};
@@ -572,8 +577,8 @@ SceneSpec build(const std::string& id) {
         sc.gravity_scale = 0.0f;
         // Walking and running swing the shanks fast: at 1 substep without
         // carry lower-leg muscles went 19 mm into the foot and their volumes
-        // swung between -3.5 and 3.6; with carry and 2 substeps (240 frames)
-        // 12 mm at worst and 0.77-1.46 (README, "Model choices").
+        // swung between -3.5 and 3.6; with carry and 2 substeps none while
+        // walking, a few transient frames while running (README, "Status").
         sc.substeps = 2;
         sc.carry = 1.0f;
         sc.file = "t7-body-walk-run.glb";
