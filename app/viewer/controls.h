@@ -23,6 +23,7 @@ struct Controls {
     bool playing = true;
     bool loop = true;
     float speed = 1.0f;        // animation seconds per wall second (the sim may be slower)
+    bool unthrottled = false;  // step as fast as it can (headless `view --frames`; not in the UI)
     int animation = 0;         // −1: rest pose
     bool activation_override = false;  // one activation for every muscle
     float global_activation = 0.0f;

@@ -103,7 +103,8 @@ void SimThread::run() {
                 stepped = stepOne();
                 // Pace to the playback speed; when the sim is slower than real
                 // time it simply runs flat out (no catch-up bursts).
-                double period = double(sim_->params().frame_dt) / std::max(controls_.speed, 1e-3f);
+                double period = controls_.unthrottled ? 0.0
+                                                       : double(sim_->params().frame_dt) / std::max(controls_.speed, 1e-3f);
                 next_deadline = std::max(next_deadline + std::chrono::duration_cast<Clock::duration>(
                                                              std::chrono::duration<double>(period)),
                                          Clock::now() - std::chrono::milliseconds(5));

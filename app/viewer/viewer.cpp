@@ -38,7 +38,7 @@ std::string Viewer::init() {
         std::fprintf(stderr, "msxpbd view: %s\n", note.c_str());
         state_.status = note;
     }
-    if (opt_.frames > 0) state_.controls.speed = 8.0f;  // headless: no need to wait for wall-clock time
+    if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
