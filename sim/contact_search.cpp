@@ -102,6 +102,8 @@ void ContactSearch::prepare(const World& w) {
     face_normals_.resize(max_tris);
     tris_.clear();
     tris_.reserve(total_tris);
+    bounds_.clear();
+    bounds_.reserve(total_tris);
     entries_.reserve(total_tris * 8);
     entry_bucket_.reserve(total_tris * 8);
     slots_.assign(w.particles.size() * kSlots, Slot{});
@@ -109,6 +111,7 @@ void ContactSearch::prepare(const World& w) {
 
 void ContactSearch::buildTriangles(const World& w, float search) {
     tris_.clear();
+    bounds_.clear();
     for (uint32_t ti = 0; ti < targets_.size(); ++ti) {
         Target& T = targets_[ti];
         if (T.desc.kind == TargetDesc::Kind::Body) {
@@ -155,6 +158,10 @@ void ContactSearch::buildTriangles(const World& w, float search) {
             }
             tri.target = ti;
             tris_.push_back(tri);
+            const glm::vec3 centre = (tri.a + tri.b + tri.c) / 3.0f;
+            const float r2 = std::max({glm::dot(tri.a - centre, tri.a - centre), glm::dot(tri.b - centre, tri.b - centre),
+                                       glm::dot(tri.c - centre, tri.c - centre)});
+            bounds_.push_back({centre, std::sqrt(r2), ti});
         }
     }
 }
@@ -204,11 +211,19 @@ void ContactSearch::buildGrid(float search) {
     }
 }
 
-template <typename F>
-void ContactSearch::forCandidates(glm::vec3 p, F&& f) const {
+template <typename Wanted, typename F>
+void ContactSearch::forCandidates(glm::vec3 p, float search, Wanted&& wanted, F&& f) const {
     if (tris_.empty()) return;
     uint32_t b = bucketOf(p);
-    for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) f(tris_[entries_[e]]);
+    for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
+        const uint32_t k = entries_[e];
+        const TriBound& tb = bounds_[k];
+        if (!wanted(tb.target)) continue;
+        const float reach = search + tb.radius;
+        const glm::vec3 d = p - tb.centre;
+        if (glm::dot(d, d) > reach * reach) continue;
+        f(tris_[k]);
+    }
 }
 
 void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
@@ -266,10 +281,9 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             best[slot] = c;
             best_t[slot] = t;
         };
-        forCandidates(p, [&](const Tri& t) {
-            if (std::find(list.begin(), list.end(), t.target) != list.end())
-                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), false);
-        });
+        forCandidates(
+            p, search, [&](uint32_t target) { return std::find(list.begin(), list.end(), target) != list.end(); },
+            [&](const Tri& t) { offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), false); });
         for (uint32_t t : list) {
             const Target& T = targets_[t];
             if (T.desc.kind != TargetDesc::Kind::Body || !T.tris.empty()) continue;
@@ -321,8 +335,7 @@ void ContactSearch::updateSliding(World& w) const {
         if (T.desc.kind == TargetDesc::Kind::Body && T.tris.empty()) {
             best = closestOnBodyCapsule(p, w.bodies[size_t(T.desc.index)]);
         } else {
-            forCandidates(p, [&](const Tri& t) {
-                if (t.target != uint32_t(ti)) return;
+            forCandidates(p, search_, [&](uint32_t target) { return target == uint32_t(ti); }, [&](const Tri& t) {
                 ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
                 if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c;
             });

@@ -50,6 +50,15 @@ private:
         TriNormals normals;
         uint32_t target;  // index into targets_
     };
+    // What the candidate loop reads first, compact and parallel to tris_:
+    // the target (most candidates in a cell belong to the particle's own
+    // muscle, not a target) and a bounding sphere (a particle farther than
+    // search + radius from the centre cannot be within the band).
+    struct TriBound {
+        glm::vec3 centre;
+        float radius;
+        uint32_t target;
+    };
     struct Slot {
         glm::vec3 q, n;
         int32_t valid;
@@ -62,8 +71,10 @@ private:
     void buildTriangles(const World& w, float search);
     void buildGrid(float search);
     uint32_t bucketOf(glm::vec3 p) const;
-    template <typename F>
-    void forCandidates(glm::vec3 p, F&& f) const;
+    // Calls f(tri) for the triangles hashed with p's cell whose target
+    // passes `wanted` and that can be within `search` of p.
+    template <typename Wanted, typename F>
+    void forCandidates(glm::vec3 p, float search, Wanted&& wanted, F&& f) const;
 
     std::vector<Target> targets_;
     std::vector<std::vector<uint32_t>> muscle_targets_;  // per muscle: its contact targets (indices)
@@ -71,6 +82,7 @@ private:
     std::vector<glm::vec3> vertex_normals_;              // scratch: angle-weighted vertex normals
     std::vector<glm::vec3> face_normals_;                // scratch: one target's face normals
     std::vector<Tri> tris_;
+    std::vector<TriBound> bounds_;
     float cell_ = 0.01f;
     float search_ = 0.01f;
     uint32_t bucket_mask_ = 0;
