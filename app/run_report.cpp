@@ -69,6 +69,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     j["build_type"] = buildType();
     j["iterations"] = p.iterations;
     j["substeps"] = p.substeps;
+    j["carry"] = p.carry;  // share of the bones' acceleration the muscles take on (SolverParams::carry)
     j["frames"] = rec.frame_ms.size();
     j["dt"] = p.frame_dt;
     j["vertices"] = w.surfaceVertexCount();
@@ -142,8 +143,9 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
        << " vertices + " << j["branch_points"] << " branch points, " << j["constraints"]["total"]
        << " constraints\n";
     os << "solver " << j["solver"].get<std::string>() << " (" << j["mode"].get<std::string>() << ", "
-       << j["iterations"] << " iterations x " << j["substeps"] << " substeps), " << j["threads"] << " threads, "
-       << j["build_type"].get<std::string>() << " build\n";
+       << j["iterations"] << " iterations x " << j["substeps"] << " substeps"
+       << (j["carry"].get<double>() > 0.0 ? ", carry " + std::to_string(j["carry"].get<double>()).substr(0, 4) : "")
+       << "), " << j["threads"] << " threads, " << j["build_type"].get<std::string>() << " build\n";
     os << j["frames"] << " frames: " << j["ms_per_frame"]["median"].get<double>() << " ms/frame median, "
        << j["ms_per_frame"]["p95"].get<double>() << " p95\n";
     os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()

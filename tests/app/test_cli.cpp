@@ -35,6 +35,25 @@ TEST(Cli, RunWritesTheReport) {
     std::remove(out.c_str());
 }
 
+// A scene's own solver settings (T6: 2 substeps, carry 1) apply unless the
+// command line says otherwise, and the report says which were used.
+TEST(Cli, SceneSolverSettingsApplyUnlessGiven) {
+    const std::string t6 = std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/t6-arm-fighting.glb";
+    std::string out = test::tempPath("t6.json");
+    ASSERT_EQ(test::runCli("run --scene " + t6 + " --frames 2 --threads 1 --json " + out).exit_code, 0);
+    auto j = readJson(out);
+    EXPECT_EQ(j["substeps"], 2);
+    EXPECT_EQ(j["carry"], 1.0);
+    ASSERT_EQ(test::runCli("run --scene " + t6 + " --frames 2 --threads 1 --substeps 3 --carry 0.25 --json " + out).exit_code, 0);
+    j = readJson(out);
+    EXPECT_EQ(j["substeps"], 3);
+    EXPECT_EQ(j["carry"], 0.25);
+    auto bad = test::runCli("run --scene " + t6 + " --frames 2 --carry 2");
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_NE(bad.output.find("--carry"), std::string::npos) << bad.output;
+    std::remove(out.c_str());
+}
+
 TEST(Cli, RunIsRepeatable) {
     std::string a = test::tempPath("a.json"), b = test::tempPath("b.json");
     ASSERT_EQ(test::runCli("run --scene builtin:p2 --frames 20 --json " + a).exit_code, 0);
@@ -48,6 +67,8 @@ struct BadInput {
     const char* args;
     const char* expected;  // a fragment of the message
 };
+// Test names and failure messages show the command line, not the struct's bytes.
+void PrintTo(const BadInput& b, std::ostream* os) { *os << "'" << b.args << "'"; }
 
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
