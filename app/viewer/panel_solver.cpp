@@ -14,6 +14,9 @@ void numericSlider(PanelContext& c, const sim::NumericParam& np) {
     const auto& p = c.state.controls.params;
     double v = np.get(p);
     bool changed = false;
+    // Room for the longest parameter name after the slider (the panel is narrow).
+    const float label_w = ImGui::CalcTextSize("serial-threshold").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w));
     if (np.integer) {
         int iv = int(v);
         int hi = int(std::min(np.max, std::string(np.name) == "threads" ? 64.0 : 200.0));
@@ -63,9 +66,11 @@ void drawSolverPanel(PanelContext& c) {
 
     if (const SceneInfo* info = c.frame.scene.get()) {
         const auto& k = info->counts;
-        ImGui::Text("colours %d   vertices %zu   branch points %zu", info->colors, info->vertices, info->branch_points);
-        ImGui::Text("constraints %zu: fibre %zu, structure %zu, volume %zu", k.total(), k.fiber, k.structure, k.volume);
-        ImGui::Text("  attachment %zu, plane %zu, contact %zu, sliding %zu", k.attachment, k.plane, k.contact, k.sliding);
+        // Wrapped: the panel is narrower than these lines.
+        ImGui::TextWrapped("colours %d   vertices %zu   branch points %zu", info->colors, info->vertices, info->branch_points);
+        ImGui::TextWrapped("constraints %zu: fibre %zu, structure %zu, volume %zu, attachment %zu, plane %zu, "
+                           "contact %zu, sliding %zu",
+                           k.total(), k.fiber, k.structure, k.volume, k.attachment, k.plane, k.contact, k.sliding);
     }
 }
 

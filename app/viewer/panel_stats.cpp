@@ -80,12 +80,12 @@ void drawStatsPanel(PanelContext& c) {
         ImGui::TextDisabled(record ? "residual per iteration: waiting for the next step" : "residual per iteration: off");
     }
     const auto& r = f.residuals;
-    ImGui::Text("residual: dist %.2e m  vol %.2e  pen %.2e m  att %.2e m", double(r.distance), double(r.volume_rel),
+    ImGui::TextWrapped("residual: dist %.2e m  vol %.2e  pen %.2e m  att %.2e m", double(r.distance), double(r.volume_rel),
                 double(r.penetration), double(r.attachment));
     ImGui::Separator();
     ImGui::Text("build %s   threads %d   cached frames %zu", MSXPBD_BUILD_TYPE, f.threads, f.cached_frames);
     if (const SceneInfo* info = f.scene.get())
-        ImGui::Text("vertices %zu  branch pts %zu  constraints %zu  colours %d", info->vertices, info->branch_points,
+        ImGui::TextWrapped("vertices %zu  branch pts %zu  constraints %zu  colours %d", info->vertices, info->branch_points,
                     info->counts.total(), info->colors);
     ImGui::Text("contacts now %zu", f.contact_p.size());
     if (ImGui::TreeNode("muscle stats")) {
