@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -241,7 +242,10 @@ int benchCommand(const Args& raw) {
                 for (int th : threads)
                     for (int it : iterations) {
                         Result r = runConfig({scene, solver, th, it}, frames, warmup, repeats, act, base);
-                        std::cout << std::left << std::setw(22) << scene << std::setw(10)
+                        // The table shows the file name (paths overflow the column; JSON/CSV keep them).
+                        const std::string shown = std::filesystem::path(scene).filename().string();
+                        std::cout << std::left << std::setw(22) << (shown.size() > 21 ? shown.substr(0, 21) : shown)
+                                  << std::setw(10)
                                   << sim::solverName(solver) << std::setw(8) << th << std::setw(6) << it
                                   << std::right;
                         if (!r.ok) {
