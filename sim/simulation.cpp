@@ -340,6 +340,11 @@ StepReport Simulation::stepFrame() {
     std::copy(P.v.begin(), P.v.end(), saved_v_.begin());
     saved_activation_.resize(world_.muscles.size());
     for (size_t m = 0; m < world_.muscles.size(); ++m) saved_activation_[m] = world_.muscles[m].activation;
+    saved_bodies_.resize(world_.bodies.size());
+    for (size_t b = 0; b < world_.bodies.size(); ++b) {
+        const Body& body = world_.bodies[b];
+        saved_bodies_[b] = {body.now, body.step_motion, body.last_step_motion};
+    }
 
     timers_.beginFrame();
     runFrame(nullptr);
@@ -353,6 +358,14 @@ StepReport Simulation::stepFrame() {
             std::copy(saved_v_.begin(), saved_v_.end(), P.v.begin());
             std::copy(saved_x_.begin(), saved_x_.end(), P.p.begin());
             for (size_t m = 0; m < world_.muscles.size(); ++m) world_.muscles[m].activation = saved_activation_[m];
+            // The bones' motion too: the replay and the next step start from
+            // the same substep motion (SolverParams::carry) as this attempt did.
+            for (size_t b = 0; b < world_.bodies.size(); ++b) {
+                Body& body = world_.bodies[b];
+                body.now = saved_bodies_[b].now;
+                body.step_motion = saved_bodies_[b].step_motion;
+                body.last_step_motion = saved_bodies_[b].last_step_motion;
+            }
         };
         restore();
         FailureSite site;

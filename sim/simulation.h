@@ -146,6 +146,10 @@ private:
     // Last good state, restored by the NaN guard.
     std::vector<glm::vec3> saved_x_, saved_v_;
     std::vector<float> saved_activation_;
+    struct SavedBody {
+        glm::mat4 now, step_motion, last_step_motion;
+    };
+    std::vector<SavedBody> saved_bodies_;  // the bones' substep state, restored with the particles
 };
 
 }  // namespace sim
