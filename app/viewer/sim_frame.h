@@ -12,6 +12,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "engine/render/camera.h"
 #include "engine/render/draw_topology.h"
 #include "sim/simulation.h"
 
@@ -30,6 +31,9 @@ struct SceneInfo {
     std::vector<float> muscle_activation;     // scene defaults (initial activation)
     std::vector<std::string> animations;
     std::vector<double> durations;
+    // Where the bones reach over every animation (plus a margin for the
+    // muscles on them): "frame all" keeps the whole motion in view.
+    engine::render::Bounds motion_bounds;
     int substeps = 0;                          // the scene's suggested substeps (0: none)
     float carry = -1.0f;                       // the scene's suggested carry (−1: none)
     size_t vertices = 0, branch_points = 0;

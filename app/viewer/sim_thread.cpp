@@ -189,6 +189,29 @@ void SimThread::rebuildInfo(bool new_load) {
     }
     info->substeps = scene_.substeps;
     info->carry = scene_.carry;
+    // Only the bones the animation moves: static ones (an invisible torso)
+    // are either drawn, and so in the current frame's bounds, or not shown.
+    constexpr int kSweepSamples = 48;
+    constexpr float kMuscleMargin = 0.03f;  // m: muscles lie on their bones
+    for (size_t a = 0; a < scene_.animations.size(); ++a) {
+        const double d = scene_.duration(int(a));
+        std::vector<std::vector<glm::mat4>> samples;
+        for (int i = 0; i <= kSweepSamples; ++i) samples.push_back(scene_.bodyTransforms(int(a), d * i / kSweepSamples));
+        for (size_t b = 0; b < w.bodies.size(); ++b) {
+            const sim::Body& body = w.bodies[b];
+            if (!(body.capsule_radius > 0.0f) || b >= samples.front().size()) continue;
+            bool moves = false;
+            for (const auto& T : samples) moves = moves || T[b] != samples.front()[b];
+            if (!moves) continue;
+            const glm::vec3 pad(body.capsule_radius + kMuscleMargin);
+            for (const auto& T : samples)
+                for (const glm::vec3& end : {body.capsule_a, body.capsule_b}) {
+                    const glm::vec3 q = glm::vec3(T[b] * glm::vec4(end, 1.0f));
+                    info->motion_bounds.add(q - pad);
+                    info->motion_bounds.add(q + pad);
+                }
+        }
+    }
     for (size_t a = 0; a < scene_.animations.size(); ++a) {
         info->animations.push_back(scene_.animations[a].name.empty() ? "animation " + std::to_string(a)
                                                                      : scene_.animations[a].name);

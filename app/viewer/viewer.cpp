@@ -106,7 +106,13 @@ void Viewer::frame() {
     if (fbw <= 0 || fbh <= 0) return;  // minimised
     renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     if (state_.frame_requested && renderer_.lastBounds().valid()) {
-        state_.camera.frame(renderer_.lastBounds());
+        // What is drawn now, and everywhere the animation takes the bones.
+        engine::render::Bounds all = renderer_.lastBounds();
+        if (f.scene && f.scene->motion_bounds.valid()) {
+            all.add(f.scene->motion_bounds.lo);
+            all.add(f.scene->motion_bounds.hi);
+        }
+        state_.camera.frame(all);
         state_.frame_requested = false;
         renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     }
