@@ -132,7 +132,9 @@ void Viewer::frame() {
 
 double Viewer::measuredRenderFps() const {
     const double s = std::chrono::duration<double>(Clock::now() - measure_start_).count();
-    return measured_frames_ > 1 && s > 0.0 ? double(measured_frames_ - 1) / s : 0.0;
+    // A run too short to draw two frames while stepping: the recent frames' rate.
+    if (measured_frames_ < 2 || !(s > 0.0)) return double(stats_.renderFps());
+    return double(measured_frames_ - 1) / s;
 }
 
 void Viewer::pace() const {
