@@ -25,11 +25,10 @@ public:
     // Loads a scene ("builtin:NAME" or a glTF file) and builds the world.
     std::string load(const std::string& spec);
     std::string setParams(const sim::SolverParams& p) { return sim_.setParams(p); }
-    // The scene's own solver settings (engine::Scene::substeps, carry) where
-    // the user gave none (whether --substeps / --carry were on the line).
+    // The scene's own solver settings where the user gave none (whether
+    // --substeps / --carry were on the line).
     void applySceneDefaults(sim::SolverParams& p, bool substeps_given, bool carry_given) const {
-        if (!substeps_given && scene_.substeps > 0) p.substeps = scene_.substeps;
-        if (!carry_given && scene_.carry >= 0.0f) p.carry = scene_.carry;
+        scene_.solver.applyTo(p, substeps_given, carry_given);
     }
     void setActivationSource(ActivationSource s) { source_ = s; }
     void setAnimation(int index) { animation_ = index; }

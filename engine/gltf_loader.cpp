@@ -493,13 +493,12 @@ private:
             const json& n = o.at("substeps");
             if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > 100)
                 fail(where + ": 'substeps' must be an integer in [1, 100]");
-            s_.substeps = int(n.get<long long>());
+            s_.solver.substeps = int(n.get<long long>());
         }
         if (o.contains("carry")) {
-            const json& c = o.at("carry");
-            if (!c.is_number() || !(c.get<double>() >= 0.0 && c.get<double>() <= 1.0))
-                fail(where + ": 'carry' must be a number in [0, 1]");
-            s_.carry = float(c.get<double>());
+            const double c = getNumber(o, "carry", 0.0, where);
+            if (!(c >= 0.0 && c <= 1.0)) fail(where + ": 'carry' must be a number in [0, 1]");
+            s_.solver.carry = float(c);
         }
         if (o.contains("planes")) {
             const json& ps = o.at("planes");

@@ -14,6 +14,7 @@
 
 #include "engine/animation.h"
 #include "engine/sensors.h"
+#include "sim/params.h"
 #include "sim/scene_desc.h"
 
 namespace engine {
@@ -52,6 +53,18 @@ struct RenderMesh {
     bool skinned() const { return !skin_weights.empty(); }
 };
 
+// Solver settings a scene asks for (extras.msxpbd_scene.substeps and .carry).
+// `run`, `bench` and the viewer apply them unless the user gave their own.
+struct SceneSolverSettings {
+    int substeps = 0;     // 0: no preference
+    float carry = -1.0f;  // < 0: no preference
+    // Writes the scene's preferences into p, except the ones the user gave.
+    void applyTo(sim::SolverParams& p, bool substeps_given = false, bool carry_given = false) const {
+        if (!substeps_given && substeps > 0) p.substeps = substeps;
+        if (!carry_given && carry >= 0.0f) p.carry = carry;
+    }
+};
+
 struct Scene {
     std::string source;   // file path or "builtin:NAME"
     sim::SceneDesc desc;  // muscles, bodies, planes for the solver
@@ -61,11 +74,7 @@ struct Scene {
     std::vector<glm::mat4> body_offset;  // body i = global(joint) · body_offset[i]
     std::vector<RenderMesh> meshes;
     std::vector<MuscleSensors> sensors;  // per muscle (may be empty = no sensors)
-    // Solver settings the scene asks for (extras.msxpbd_scene.substeps and
-    // .carry; 0 / −1: no preference): `run`, `bench` and the viewer use them
-    // unless told otherwise.
-    int substeps = 0;
-    float carry = -1.0f;
+    SceneSolverSettings solver;
 
     bool hasSensors() const;
     int findAnimation(const std::string& name) const;  // −1 when absent

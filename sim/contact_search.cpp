@@ -118,7 +118,7 @@ void ContactSearch::buildTriangles(const World& w, float search) {
             const Body& b = w.bodies[size_t(T.desc.index)];
             for (uint32_t v = 0; v < T.vertex_count; ++v)
                 positions_[v] = glm::vec3(b.now * glm::vec4(b.vertices[v], 1.0f));
-            if (T.tris.empty()) {  // capsule
+            if (T.capsule()) {
                 glm::vec3 a = glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f));
                 glm::vec3 c = glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f));
                 T.lo = glm::min(a, c) - (b.capsule_radius + boneBand(search));
@@ -257,9 +257,9 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         // within one substep) still gets pushed out, and capsules are
         // offered from the wider bone band. When more targets are near than
         // there are slots, bones win over muscles, then the deepest.
-        auto offer = [&](uint32_t t, const ClosestPoint& c, bool exact_at_depth) {
+        auto offer = [&](uint32_t t, const ClosestPoint& c) {
             if (!c.valid) return;
-            if (c.distance > search && !(exact_at_depth && c.signed_distance < bone_band)) return;
+            if (c.distance > search && !(targets_[t].capsule() && c.signed_distance < bone_band)) return;
             for (int k = 0; k < kSlots; ++k)
                 if (best[k].valid && best_t[k] == t) {
                     if (c.distance < best[k].distance) best[k] = c;
@@ -283,13 +283,13 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         };
         forCandidates(
             p, search, [&](uint32_t target) { return std::find(list.begin(), list.end(), target) != list.end(); },
-            [&](const Tri& t) { offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), false); });
+            [&](const Tri& t) { offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals)); });
         for (uint32_t t : list) {
             const Target& T = targets_[t];
-            if (T.desc.kind != TargetDesc::Kind::Body || !T.tris.empty()) continue;
+            if (!T.capsule()) continue;
             const Body& b = w.bodies[size_t(T.desc.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            offer(t, closestOnBodyCapsule(p, b), true);
+            offer(t, closestOnBodyCapsule(p, b));
         }
         // A vertex deeper inside another muscle than `muscle_depth` is left
         // alone: muscles are thin, and the closest point of a deep vertex may
@@ -298,7 +298,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (!best[k].valid) continue;
             const Target& T = targets_[best_t[k]];
             const bool tissue = T.desc.kind == TargetDesc::Kind::Muscle;
-            const bool capsule = T.desc.kind == TargetDesc::Kind::Body && T.tris.empty();
+            const bool capsule = T.capsule();
             if (!(best[k].signed_distance < (capsule ? bone_band : search))) continue;
             if (tissue && best[k].signed_distance < -muscle_depth) continue;
             s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u : 0u, capsule ? T.desc.index : -1};
@@ -332,7 +332,7 @@ void ContactSearch::updateSliding(World& w) const {
         const Target& T = targets_[size_t(ti)];
         glm::vec3 p = X[s.particle];
         ClosestPoint best;
-        if (T.desc.kind == TargetDesc::Kind::Body && T.tris.empty()) {
+        if (T.capsule()) {
             best = closestOnBodyCapsule(p, w.bodies[size_t(T.desc.index)]);
         } else {
             forCandidates(p, search_, [&](uint32_t target) { return target == uint32_t(ti); }, [&](const Tri& t) {

@@ -44,6 +44,8 @@ private:
         uint32_t first_particle = 0;        // muscles: particle of vertex 0
         uint32_t tri_offset = 0;            // into tris_
         glm::vec3 lo{0.0f}, hi{0.0f};       // current bounds (expanded by search)
+        // A bone given as a capsule (no mesh): its closest point is exact.
+        bool capsule() const { return desc.kind == TargetDesc::Kind::Body && tris.empty(); }
     };
     struct Tri {
         glm::vec3 a, b, c;

@@ -48,8 +48,7 @@ void Actions::adoptScene(const SceneInfo& info) {
     }
     s_.controls.scene_load_id = info.load_id;
     // The scene's own solver settings (T6: 2 substeps, carry 1).
-    if (info.substeps > 0) s_.controls.params.substeps = info.substeps;
-    if (info.carry >= 0.0f) s_.controls.params.carry = info.carry;
+    info.solver.applyTo(s_.controls.params);
     if (s_.controls.animation >= int(info.animations.size())) s_.controls.animation = info.animations.empty() ? -1 : 0;
     if (s_.controls.animation < 0 && !info.animations.empty()) s_.controls.animation = 0;
     s_.hidden.assign(n, 0);
@@ -156,8 +155,8 @@ void Actions::resetMaterial() {
     p.damping = d.damping;
     p.gravity = d.gravity;
     // Carry is a material setting the scene may choose (T6, T7: 1).
-    const auto scene = sim_.latest().scene;
-    p.carry = scene && scene->carry >= 0.0f ? scene->carry : d.carry;
+    p.carry = d.carry;
+    if (const auto scene = sim_.latest().scene) scene->solver.applyTo(p, /*substeps_given=*/true);
     setParams(p);
 }
 

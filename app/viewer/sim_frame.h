@@ -14,6 +14,7 @@
 
 #include "engine/render/camera.h"
 #include "engine/render/draw_topology.h"
+#include "engine/scene.h"
 #include "sim/simulation.h"
 
 namespace app::viewer {
@@ -34,8 +35,7 @@ struct SceneInfo {
     // Where the bones reach over every animation (plus a margin for the
     // muscles on them): "frame all" keeps the whole motion in view.
     engine::render::Bounds motion_bounds;
-    int substeps = 0;                          // the scene's suggested substeps (0: none)
-    float carry = -1.0f;                       // the scene's suggested carry (−1: none)
+    engine::SceneSolverSettings solver;        // the scene's own substeps / carry
     size_t vertices = 0, branch_points = 0;
     sim::ConstraintCounts counts;
     int colors = 0;

@@ -187,8 +187,7 @@ void SimThread::rebuildInfo(bool new_load) {
         info->muscle_overpressure.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].overpressure : 0.0f);
         info->muscle_activation.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].initial_activation : 0.0f);
     }
-    info->substeps = scene_.substeps;
-    info->carry = scene_.carry;
+    info->solver = scene_.solver;
     // Only the bones the animation moves: static ones (an invisible torso)
     // are either drawn, and so in the current frame's bounds, or not shown.
     constexpr int kSweepSamples = 48;

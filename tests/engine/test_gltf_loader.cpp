@@ -321,14 +321,14 @@ TEST(GltfLoader, SceneSolverSettingsAreReadAndRangeChecked) {
     Builder b = muscleFile(goodExtras());
     Scene plain;
     ASSERT_EQ(loadBytes(b.glb(), "s.glb", plain), "");
-    EXPECT_EQ(plain.substeps, 0);
-    EXPECT_LT(plain.carry, 0.0f);
+    EXPECT_EQ(plain.solver.substeps, 0);
+    EXPECT_LT(plain.solver.carry, 0.0f);
     b.doc["scenes"][0]["extras"]["msxpbd_scene"]["substeps"] = 3;
     b.doc["scenes"][0]["extras"]["msxpbd_scene"]["carry"] = 0.5;
     Scene s;
     ASSERT_EQ(loadBytes(b.glb(), "s.glb", s), "");
-    EXPECT_EQ(s.substeps, 3);
-    EXPECT_FLOAT_EQ(s.carry, 0.5f);
+    EXPECT_EQ(s.solver.substeps, 3);
+    EXPECT_FLOAT_EQ(s.solver.carry, 0.5f);
     for (json bad : {json(0), json(101), json(1.5), json("two")}) {
         b.doc["scenes"][0]["extras"]["msxpbd_scene"]["substeps"] = bad;
         std::string e = errorFor(b.glb());
