@@ -190,9 +190,11 @@ void SimThread::rebuildInfo(bool new_load) {
     info->solver = scene_.solver;
     // Only the bones the animation moves: static ones (an invisible torso)
     // are either drawn, and so in the current frame's bounds, or not shown.
+    // A property of the scene: a solver rebuild keeps the loaded one's.
     constexpr int kSweepSamples = 48;
     constexpr float kMuscleMargin = 0.03f;  // m: muscles lie on their bones
-    for (size_t a = 0; a < scene_.animations.size(); ++a) {
+    if (!new_load && info_) info->motion_bounds = info_->motion_bounds;
+    for (size_t a = 0; (new_load || !info_) && a < scene_.animations.size(); ++a) {
         const double d = scene_.duration(int(a));
         std::vector<std::vector<glm::mat4>> samples;
         for (int i = 0; i <= kSweepSamples; ++i) samples.push_back(scene_.bodyTransforms(int(a), d * i / kSweepSamples));
