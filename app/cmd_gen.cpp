@@ -4,11 +4,12 @@
 
 #include "app/commands.h"
 #include "engine/scene_generator.h"
+#include "engine/build_info.h"
 
 namespace app {
 
 int genCommand(const Args& args) {
-    std::string out = std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes";
+    std::string out = std::string(engine::sourceDirectory()) + "/assets/scenes";
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--help" || a == "-h") {

@@ -1,4 +1,5 @@
 #include "app/run_report.h"
+#include "engine/build_info.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,7 +48,7 @@ double RunRecorder::percentile(double q) const {
 
 double RunRecorder::median() const { return percentile(0.5); }
 
-std::string buildType() { return MSXPBD_BUILD_TYPE; }
+std::string buildType() { return engine::buildType(); }
 
 std::string hex64(uint64_t v) {
     char buf[17];

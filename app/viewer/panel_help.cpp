@@ -2,6 +2,7 @@
 
 #include "app/viewer/panels.h"
 #include "app/viewer/shortcuts.h"
+#include "engine/build_info.h"
 
 namespace app::viewer {
 
@@ -42,7 +43,7 @@ void drawInfoOverlay(PanelContext& c) {
         ImGui::Text("render %.0f fps   sim %.1f ms/frame (x%.2f real time)", double(c.stats.renderFps()),
                     double(c.stats.sim_ms.mean()), f.realtime_factor);
         ImGui::Text("%s %s  it %d  sub %d  threads %d  [%s]", solver.c_str(), mode.c_str(), p.iterations, p.substeps,
-                    f.threads, MSXPBD_BUILD_TYPE);
+                    f.threads, engine::buildType());
         if (!f.message.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", f.message.c_str());
         if (!c.state.status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", c.state.status.c_str());
     }

@@ -6,6 +6,7 @@
 
 #include "app/viewer/panels.h"
 #include "engine/render/colormap.h"
+#include "engine/build_info.h"
 
 namespace app::viewer {
 
@@ -83,7 +84,7 @@ void drawStatsPanel(PanelContext& c) {
     ImGui::TextWrapped("residual: dist %.2e m  vol %.2e  pen %.2e m  att %.2e m", double(r.distance), double(r.volume_rel),
                 double(r.penetration), double(r.attachment));
     ImGui::Separator();
-    ImGui::Text("build %s   threads %d   cached frames %zu", MSXPBD_BUILD_TYPE, f.threads, f.cached_frames);
+    ImGui::Text("build %s   threads %d   cached frames %zu", engine::buildType(), f.threads, f.cached_frames);
     if (const SceneInfo* info = f.scene.get())
         ImGui::TextWrapped("vertices %zu  branch pts %zu  constraints %zu  colours %d", info->vertices, info->branch_points,
                     info->counts.total(), info->colors);

@@ -1,4 +1,5 @@
 #include "app/viewer/view_options.h"
+#include "engine/build_info.h"
 
 #include <algorithm>
 #include <charconv>
@@ -64,7 +65,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
 std::string defaultScene(std::string& note) {
     namespace fs = std::filesystem;
     std::vector<std::string> found;
-    for (const char* dir : {"assets/scenes", MSXPBD_SOURCE_DIR "/assets/scenes"}) {
+    for (const std::string dir : {std::string("assets/scenes"), std::string(engine::sourceDirectory()) + "/assets/scenes"}) {
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(dir, ec)) {
             auto name = e.path().filename().string();

@@ -9,6 +9,7 @@
 #include "app/viewer/panels.h"
 #include "app/viewer/shortcuts.h"
 #include "engine/render/png_writer.h"
+#include "engine/build_info.h"
 
 namespace app::viewer {
 
@@ -219,7 +220,7 @@ int Viewer::run() {
         std::printf("view: %s  solver %s  threads %d  frames %llu  render %.1f fps  sim %.1f ms/frame  [%s]\n",
                     last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
                     last.threads, static_cast<unsigned long long>(last.steps), measuredRenderFps(),
-                    double(stats_.sim_ms.mean()), MSXPBD_BUILD_TYPE);
+                    double(stats_.sim_ms.mean()), engine::buildType());
         if (!opt_.screenshot.empty()) {
             int w = 0, h = 0;
             auto px = capture(w, h);

@@ -1,4 +1,5 @@
 #include "engine/render/shader.h"
+#include "engine/build_info.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -11,7 +12,7 @@ namespace engine::render {
 
 std::string shaderDirectory() {
     if (const char* env = std::getenv("MSXPBD_SHADER_DIR"); env && *env) return env;
-    return std::string(MSXPBD_SOURCE_DIR) + "/shaders";
+    return std::string(engine::sourceDirectory()) + "/shaders";
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // GLSL programs loaded at run time from the shader directory, so shaders can
 // be edited without rebuilding. The directory is $MSXPBD_SHADER_DIR when set,
-// else the source tree's shaders/ (compiled in as MSXPBD_SOURCE_DIR).
+// else the source tree's shaders/ (engine::sourceDirectory()).
 #pragma once
 
 #include <string>
