@@ -86,17 +86,12 @@ Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const A
     double proj_per_frame = 0.0;
     for (int rep = 0; rep < repeats; ++rep) {
         SceneDriver d;
-        if (auto e = d.load(cfg.scene); !e.empty()) {
-            r.ok = false;
-            r.error = e;
-            return r;
-        }
+        // bench has no solver flags: the scene's own substeps/carry, as `run` uses.
         sim::SolverParams p = base;
-        d.applySceneDefaults(p, false, false);  // bench has no solver flags: the scene's own, as `run` uses
         p.solver = cfg.solver;
         p.threads = cfg.threads;
         p.iterations = cfg.iterations;
-        if (auto e = d.setParams(p); !e.empty()) {
+        if (auto e = d.load(cfg.scene, p); !e.empty()) {
             r.ok = false;
             r.error = e;
             return r;

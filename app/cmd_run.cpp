@@ -65,16 +65,15 @@ int runCommand(const Args& raw) {
         const float kappa = overpressure ? float(parseNumber("--overpressure", *overpressure, 0.0, 10.0)) : 0.0f;
 
         SceneDriver driver;
-        driver.setAnimation(int(args.integer("--animation", 0, 0, 1000)));
-        if (auto e = driver.load(*scene); !e.empty()) {
+        const int animation = int(args.integer("--animation", 0, 0, 1000));
+        driver.setAnimation(animation);
+        if (auto e = driver.load(*scene, params, {args.has("--substeps"), args.has("--carry")}); !e.empty()) {
             std::fprintf(stderr, "msxpbd run: %s\n", e.c_str());
             return 1;
         }
-        if (args.has("--animation") && driver.animation() != int(args.integer("--animation", 0, 0, 1000)))
+        if (args.has("--animation") && driver.animation() != animation)
             throw CliError("--animation: the scene has " + std::to_string(driver.scene().animations.size()) +
                            " animation(s)");
-        driver.applySceneDefaults(params, args.has("--substeps"), args.has("--carry"));
-        if (auto e = driver.setParams(params); !e.empty()) throw CliError(e);
         driver.setActivationSource(activation);
         if (overpressure) driver.setOverpressure(kappa);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <stdexcept>
 
 namespace app {
 
@@ -15,52 +17,101 @@ float rampActivation(double t, float peak) {
     return float(std::clamp(a, 0.0, 1.0)) * peak;
 }
 
-std::string SceneDriver::load(const std::string& spec) {
-    engine::Scene scene;
-    if (auto e = engine::loadScene(spec, scene); !e.empty()) return e;
-    if (auto e = sim_.load(scene.desc); !e.empty()) return spec + ": " + e;
-    scene_ = std::move(scene);
-    if (animation_ >= int(scene_.animations.size())) animation_ = 0;
-    if (!scene_.animations.empty()) sim_.setBodyTransforms(scene_.bodyTransforms(animation_, 0.0));
-    // The first frame starts from the rest pose at t = 0.
-    for (auto& b : sim_.mutableWorld().bodies) b.prev = b.curr;
-    return {};
+SceneDriver::SceneDriver() : sim_(std::make_unique<sim::Simulation>()) {}
+SceneDriver::~SceneDriver() = default;
+
+std::string SceneDriver::load(const std::string& spec, const sim::SolverParams& params, ParamsGiven given) {
+    try {
+        engine::Scene scene;
+        if (auto e = engine::loadScene(spec, scene); !e.empty()) return e;
+        // A fresh simulation: a scene that fails to build leaves the old one.
+        auto fresh = std::make_unique<sim::Simulation>();
+        if (auto e = fresh->load(scene.desc); !e.empty()) return spec + ": " + e;
+        sim::SolverParams p = params;
+        scene.solver.applyTo(p, given.substeps, given.carry);
+        if (auto e = fresh->setParams(p); !e.empty()) return spec + ": " + e;
+        scene_ = std::move(scene);
+        sim_ = std::move(fresh);
+        source_ = spec;
+        loaded_ = true;
+        if (animation_ >= int(scene_.animations.size())) animation_ = scene_.animations.empty() ? -1 : 0;
+        if (animation_ < 0 && !scene_.animations.empty()) animation_ = 0;
+        source_kind_.muscles.clear();
+        poseBonesAtRest();
+        return {};
+    } catch (const std::bad_alloc&) {
+        return spec + ": out of memory while building the scene (it is too large for this machine)";
+    } catch (const std::exception& e) {
+        return spec + ": " + e.what();
+    }
+}
+
+std::string SceneDriver::setParams(const sim::SolverParams& p) {
+    try {
+        return sim_->setParams(p);
+    } catch (const std::bad_alloc&) {
+        return "out of memory while rebuilding the solver's data for these parameters";
+    }
+}
+
+bool SceneDriver::setAnimation(int index) {
+    if (index >= int(scene_.animations.size()) && loaded_) return false;
+    animation_ = index < 0 ? -1 : index;
+    return true;
+}
+
+int SceneDriver::animation() const {
+    return animation_ >= 0 && size_t(animation_) < scene_.animations.size() ? animation_ : -1;
 }
 
 void SceneDriver::setOverpressure(float kappa) {
-    for (size_t m = 0; m < sim_.world().muscles.size(); ++m) sim_.setOverpressure(m, kappa);
+    for (size_t m = 0; m < sim_->world().muscles.size(); ++m) sim_->setOverpressure(m, kappa);
+}
+
+double SceneDriver::duration() const { return animation() >= 0 ? scene_.duration(animation()) : 0.0; }
+
+double SceneDriver::animationTime(double t) const {
+    const double d = duration();
+    if (!(d > 0.0) || t <= 0.0) return 0.0;
+    if (!loop_) return std::min(t, d);
+    // The end of one pass is its last pose (d, not 0): a loop that closes on
+    // its first pose shows the same either way.
+    const double w = t - d * std::floor(t / d);
+    return w <= 1e-9 ? d : w;
+}
+
+bool SceneDriver::atEnd() const {
+    const double d = duration();
+    return !loop_ && d > 0.0 && time() + double(sim_->params().frame_dt) > d + 1e-9;
 }
 
 float SceneDriver::activationAt(size_t m, double t) const {
-    switch (source_.kind) {
-        case ActivationSource::Kind::Constant: return source_.value;
-        case ActivationSource::Kind::Ramp: return rampActivation(t, source_.value);
-        case ActivationSource::Kind::Sensors:
-        case ActivationSource::Kind::SceneDefault: {
-            if (auto a = scene_.sensorActivation(m, animation_, t)) return *a;
-            return sim_.world().muscles[m].a0;
-        }
+    const ActivationSource& S = source_kind_;
+    switch (S.kind) {
+        case ActivationSource::Kind::Constant: return S.value;
+        case ActivationSource::Kind::Ramp: return rampActivation(t, S.value);
+        case ActivationSource::Kind::SceneDefault:
+        case ActivationSource::Kind::Sensors: break;
     }
-    return 0.0f;
+    const auto& M = sim_->world().muscles;
+    const bool own = S.muscles.size() == M.size() && m < S.muscles.size();
+    if (!own || S.muscles[m].use_sensor)
+        if (auto a = scene_.sensorActivation(m, animation(), animationTime(t))) return *a;
+    return own ? S.muscles[m].value : (m < M.size() ? M[m].a0 : 0.0f);
 }
 
 sim::StepReport SceneDriver::step() {
-    const double t_end = sim_.time() + sim_.params().frame_dt;
-    if (!scene_.animations.empty()) {
-        double d = scene_.duration(animation_);
-        double t = d > 0.0 ? std::fmod(t_end, d) : 0.0;
-        sim_.setBodyTransforms(scene_.bodyTransforms(animation_, t));
-    }
-    for (size_t m = 0; m < sim_.world().muscles.size(); ++m) sim_.setActivation(m, activationAt(m, t_end));
-    return sim_.stepFrame();
+    const double t_end = time() + double(sim_->params().frame_dt);
+    if (animation() >= 0) sim_->setBodyTransforms(scene_.bodyTransforms(animation(), animationTime(t_end)));
+    for (size_t m = 0; m < sim_->world().muscles.size(); ++m) sim_->setActivation(m, activationAt(m, t_end));
+    return sim_->stepFrame();
 }
 
-void SceneDriver::reset() {
-    sim_.reset();
-    if (!scene_.animations.empty()) {
-        sim_.setBodyTransforms(scene_.bodyTransforms(animation_, 0.0));
-        for (auto& b : sim_.mutableWorld().bodies) b.prev = b.now = b.curr;
-    }
+void SceneDriver::poseBonesAtRest() {
+    sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
+    sim_->reset();
 }
+
+void SceneDriver::reset() { poseBonesAtRest(); }
 
 }  // namespace app

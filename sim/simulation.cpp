@@ -69,8 +69,6 @@ std::string Simulation::load(const SceneDesc& scene) {
     world_ = std::move(w);
     const size_t n = world_.particles.size();
     volume_grad_.assign(n, glm::vec3(0.0f));
-    saved_x_.resize(n);
-    saved_v_.resize(n);
     world_.contacts.reserve(n * 2);
     world_.contact_lambda.reserve(n * 2);
     world_.contact_runs.reserve(n + 1);
@@ -79,6 +77,7 @@ std::string Simulation::load(const SceneDesc& scene) {
     time_ = 0.0;
     frame_ = 0;
     timers_ = PhaseTimers{};
+    captureState(initial_);
     return {};
 }
 
@@ -118,20 +117,82 @@ void Simulation::setOverpressure(size_t m, float kappa) {
 }
 
 void Simulation::reset() {
-    auto& P = world_.particles;
-    P.x = P.rest;
-    P.p = P.rest;
-    std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
-    for (auto& m : world_.muscles) m.activation = m.target_activation = m.a0;
-    for (auto& b : world_.bodies) {
-        b.prev = b.now = b.curr;
-        b.step_motion = b.last_step_motion = glm::mat4(1.0f);
+    // The state the scene was built in, with the bones left where they are
+    // now and at rest: no motion from before the reset reaches the next step.
+    std::vector<glm::mat4> pose;
+    for (const auto& b : world_.bodies) pose.push_back(b.curr);
+    restore(initial_);
+    for (size_t b = 0; b < world_.bodies.size(); ++b) {
+        Body& B = world_.bodies[b];
+        B.prev = B.now = B.curr = pose[b];
+        B.step_motion = B.last_step_motion = glm::mat4(1.0f);
     }
-    world_.contacts.clear();
-    world_.contact_lambda.clear();
-    world_.contact_runs.clear();
-    time_ = 0.0;
+    for (auto& m : world_.muscles) m.activation = m.target_activation = m.a0;
     frame_ = 0;
+    time_ = 0.0;
+}
+
+State Simulation::state() const {
+    State s;
+    captureState(s);
+    return s;
+}
+
+void Simulation::captureState(State& s) const {
+    const World& w = world_;
+    s.frame = frame_;
+    s.time = time_;
+    s.x = w.particles.x;
+    s.v = w.particles.v;
+    s.activation.resize(w.muscles.size());
+    s.target_activation.resize(w.muscles.size());
+    for (size_t m = 0; m < w.muscles.size(); ++m) {
+        s.activation[m] = w.muscles[m].activation;
+        s.target_activation[m] = w.muscles[m].target_activation;
+    }
+    s.bodies.resize(w.bodies.size());
+    for (size_t b = 0; b < w.bodies.size(); ++b) {
+        const Body& B = w.bodies[b];
+        s.bodies[b] = {B.prev, B.curr, B.now, B.step_motion, B.last_step_motion};
+    }
+    s.sliding.resize(w.sliding.size());
+    for (size_t k = 0; k < w.sliding.size(); ++k) s.sliding[k] = {w.sliding[k].q, w.sliding[k].n};
+}
+
+std::string Simulation::restore(const State& s) {
+    World& w = world_;
+    if (s.x.size() != w.particles.size() || s.v.size() != w.particles.size() ||
+        s.activation.size() != w.muscles.size() || s.target_activation.size() != w.muscles.size() ||
+        s.bodies.size() != w.bodies.size() || s.sliding.size() != w.sliding.size())
+        return "the saved state belongs to another scene";
+    frame_ = s.frame;
+    time_ = s.time;
+    w.particles.x = s.x;
+    w.particles.p = s.x;
+    w.particles.v = s.v;
+    for (size_t m = 0; m < w.muscles.size(); ++m) {
+        w.muscles[m].activation = s.activation[m];
+        w.muscles[m].target_activation = s.target_activation[m];
+    }
+    for (size_t b = 0; b < w.bodies.size(); ++b) {
+        Body& B = w.bodies[b];
+        const BodyState& S = s.bodies[b];
+        B.prev = S.prev;
+        B.curr = S.curr;
+        B.now = S.now;
+        B.step_motion = S.step_motion;
+        B.last_step_motion = S.last_step_motion;
+    }
+    for (size_t k = 0; k < w.sliding.size(); ++k) {
+        w.sliding[k].q = s.sliding[k].q;
+        w.sliding[k].n = s.sliding[k].n;
+    }
+    // Contacts were found for positions that are gone: a residual or an
+    // overlay computed from them would describe the undone step.
+    w.contacts.clear();
+    w.contact_lambda.clear();
+    w.contact_runs.clear();
+    return {};
 }
 
 // Per frame: filtered activation (SPEC §6), σ̂ of every fibre constraint
@@ -336,15 +397,7 @@ StepReport Simulation::stepFrame() {
     }
     omp_set_num_threads(params_.threads > 0 ? params_.threads : omp_get_num_procs());
     auto& P = world_.particles;
-    std::copy(P.x.begin(), P.x.end(), saved_x_.begin());
-    std::copy(P.v.begin(), P.v.end(), saved_v_.begin());
-    saved_activation_.resize(world_.muscles.size());
-    for (size_t m = 0; m < world_.muscles.size(); ++m) saved_activation_[m] = world_.muscles[m].activation;
-    saved_bodies_.resize(world_.bodies.size());
-    for (size_t b = 0; b < world_.bodies.size(); ++b) {
-        const Body& body = world_.bodies[b];
-        saved_bodies_[b] = {body.now, body.step_motion, body.last_step_motion};
-    }
+    captureState(saved_);
 
     timers_.beginFrame();
     runFrame(nullptr);
@@ -352,27 +405,15 @@ StepReport Simulation::stepFrame() {
 
     std::copy(P.x.begin(), P.x.end(), P.p.begin());
     if (!finiteState()) {
-        // Undo, replay with checks to find the first failing constraint, undo again.
-        auto restore = [&] {
-            std::copy(saved_x_.begin(), saved_x_.end(), P.x.begin());
-            std::copy(saved_v_.begin(), saved_v_.end(), P.v.begin());
-            std::copy(saved_x_.begin(), saved_x_.end(), P.p.begin());
-            for (size_t m = 0; m < world_.muscles.size(); ++m) world_.muscles[m].activation = saved_activation_[m];
-            // The bones' motion too: the replay and the next step start from
-            // the same substep motion (SolverParams::carry) as this attempt did.
-            for (size_t b = 0; b < world_.bodies.size(); ++b) {
-                Body& body = world_.bodies[b];
-                body.now = saved_bodies_[b].now;
-                body.step_motion = saved_bodies_[b].step_motion;
-                body.last_step_motion = saved_bodies_[b].last_step_motion;
-            }
-        };
-        restore();
+        // Undo, replay with checks to find the first failing constraint, undo
+        // again: the replay and the next step start from the state (bones'
+        // substep motion included) this attempt started from.
+        restore(saved_);
         FailureSite site;
         PhaseTimers scratch = timers_;
         runFrame(&site);
         timers_ = scratch;
-        restore();
+        restore(saved_);
         // The saved velocities may themselves carry the poison (a NaN fed in
         // from outside); the restored state must be steppable.
         for (auto& v : P.v)

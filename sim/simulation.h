@@ -14,6 +14,7 @@
 #include "sim/params.h"
 #include "sim/scene_desc.h"
 #include "sim/solver.h"
+#include "sim/state.h"
 #include "sim/timers.h"
 #include "sim/world.h"
 
@@ -81,8 +82,17 @@ public:
     // Advances one animation frame (params().frame_dt) in params().substeps.
     StepReport stepFrame();
 
-    // Restores the bind pose (positions, velocities, λ, activations).
+    // Restores the bind pose (positions, velocities, λ, activations); the
+    // bones stay where they are, at rest (no motion carried into the next step).
     void reset();
+
+    // The whole state a step depends on (sim/state.h). captureState reuses
+    // `out`'s storage (no allocation once it has the scene's sizes).
+    State state() const;
+    void captureState(State& out) const;
+    // Puts a captured state back; refuses (returns an error, changes nothing)
+    // a state captured from another scene.
+    std::string restore(const State& s);
 
     const World& world() const { return world_; }
     World& mutableWorld() { return world_; }
@@ -143,13 +153,8 @@ private:
     std::vector<float> convergence_;
     std::vector<glm::vec3> volume_grad_;  // scratch for the volume constraint
     std::vector<float> volume_scratch_;   // per-muscle compliance table (prepareFrame)
-    // Last good state, restored by the NaN guard.
-    std::vector<glm::vec3> saved_x_, saved_v_;
-    std::vector<float> saved_activation_;
-    struct SavedBody {
-        glm::mat4 now, step_motion, last_step_motion;
-    };
-    std::vector<SavedBody> saved_bodies_;  // the bones' substep state, restored with the particles
+    State initial_;  // as built by load(): what reset() returns to
+    State saved_;    // the state before the step, restored by the NaN guard
 };
 
 }  // namespace sim

@@ -24,6 +24,12 @@ struct Controls {
     bool loop = true;
     float speed = 1.0f;        // animation seconds per wall second (the sim may be slower)
     bool unthrottled = false;  // step as fast as it can (headless `view --frames`; not in the UI)
+    // Playback stops (as if paused) once this many frames are simulated;
+    // −1: no limit. Headless `view --frames N` sets N: the state shown and
+    // reported is exactly the one after frame N.
+    int64_t stop_at_frame = -1;
+    // Record every step for a `run`-style report (`view --json`).
+    bool record_run = false;
     int animation = 0;         // −1: rest pose
     bool activation_override = false;  // one activation for every muscle
     float global_activation = 0.0f;
@@ -44,7 +50,8 @@ struct Commands {
     int step = 0;                     // frames to advance while paused
     int step_back = 0;                // frames to go back
     std::optional<double> seek;       // animation time (s)
-    bool empty() const { return !load && !reset && step == 0 && step_back == 0 && !seek; }
+    std::optional<std::string> report;  // write the recorded run's report (JSON) to this path
+    bool empty() const { return !load && !reset && step == 0 && step_back == 0 && !seek && !report; }
     // Later commands win for load/seek, counts add up.
     void merge(const Commands& c) {
         if (c.load) load = c.load;
@@ -53,6 +60,7 @@ struct Commands {
         step += c.step;
         step_back += c.step_back;
         if (c.seek) seek = c.seek;
+        if (c.report) report = c.report;
     }
 };
 

@@ -40,8 +40,9 @@ void drawInfoOverlay(PanelContext& c) {
         const auto& p = f.params;
         std::string solver(sim::solverName(p.solver)), mode(sim::modeName(p.mode));
         ImGui::Text("t %.2f s  frame %lld  %s", f.time, static_cast<long long>(f.frame), f.playing ? "playing" : "paused");
-        ImGui::Text("render %.0f fps   sim %.1f ms/frame (x%.2f real time)", double(c.stats.renderFps()),
-                    double(c.stats.sim_ms.mean()), f.realtime_factor);
+        if (c.state.show_timings)
+            ImGui::Text("render %.0f fps   sim %.1f ms/frame (x%.2f real time)", double(c.stats.renderFps()),
+                        double(c.stats.sim_ms.mean()), f.realtime_factor);
         ImGui::Text("%s %s  it %d  sub %d  threads %d  [%s]", solver.c_str(), mode.c_str(), p.iterations, p.substeps,
                     f.threads, engine::buildType());
         if (!f.message.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", f.message.c_str());

@@ -18,7 +18,7 @@ std::vector<std::string> sceneList() {
     std::vector<std::string> out;
     for (const auto& n : engine::builtinSceneNames()) out.push_back("builtin:" + n);
     std::vector<std::string> files;
-    for (const std::string dir : {std::string("assets/scenes"), std::string(engine::sourceDirectory()) + "/assets/scenes"}) {
+    for (const std::string& dir : {std::string("assets/scenes"), std::string(engine::sourceDirectory()) + "/assets/scenes"}) {
         std::error_code ec;
         for (const auto& e : std::filesystem::directory_iterator(dir, ec))
             if (e.path().extension() == ".glb") files.push_back(e.path().string());

@@ -56,18 +56,22 @@ void drawStatsPanel(PanelContext& c) {
     const auto& s = c.stats;
     const SimFrame& f = c.frame;
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.renderFps()), double(s.render_ms.mean()));
-    // Explicit widths: a graph size of -1 came out 1 px wide in this window.
-    ImGui::PlotLines("##fps", s.render_fps.data(), s.render_fps.size(), s.render_fps.offset(), overlay, 0.0f, 120.0f,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 60));
-    std::snprintf(overlay, sizeof overlay, "sim %.1f ms/frame, real-time x%.2f", double(s.sim_ms.mean()),
-                  double(f.realtime_factor));
-    ImGui::TextUnformatted(overlay);
-    stackedPhases(s);
-    ImGui::Text("real-time factor");
-    ImGui::SameLine();
-    ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 30));
+    if (!c.state.show_timings) {
+        ImGui::TextDisabled("timings not shown: a headless image is reproducible (view --timings shows them)");
+    } else {
+        std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.renderFps()), double(s.render_ms.mean()));
+        // Explicit widths: a graph size of -1 came out 1 px wide in this window.
+        ImGui::PlotLines("##fps", s.render_fps.data(), s.render_fps.size(), s.render_fps.offset(), overlay, 0.0f, 120.0f,
+                         ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        std::snprintf(overlay, sizeof overlay, "sim %.1f ms/frame, real-time x%.2f", double(s.sim_ms.mean()),
+                      double(f.realtime_factor));
+        ImGui::TextUnformatted(overlay);
+        stackedPhases(s);
+        ImGui::Text("real-time factor");
+        ImGui::SameLine();
+        ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f,
+                         ImVec2(ImGui::GetContentRegionAvail().x, 30));
+    }
 
     ImGui::Separator();
     bool record = c.actions.state().controls.record_convergence;

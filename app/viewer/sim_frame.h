@@ -50,6 +50,7 @@ struct SimFrame {
     double time = 0.0;         // animation time (s)
     double duration = 0.0;     // of the current animation (0: none)
     bool playing = false;
+    bool at_end = false;       // the animation does not loop and has ended: no more frames
     std::vector<glm::vec3> x;
     std::vector<float> activation;     // per muscle, filtered
     std::vector<float> sensor;         // per muscle live sensor value (−1: none)
@@ -67,6 +68,11 @@ struct SimFrame {
     int threads = 1;                   // OpenMP threads in use
     size_t cached_frames = 0;
     std::string message;               // last error / NaN report (sticky until the next change)
+    // A failure the sim thread cannot go on from (an exception while
+    // stepping: out of memory): stepping stops until a load or reset.
+    std::string fatal;
+    uint64_t reports = 0;              // reports written (Commands::report)
+    std::string report_error;          // why the last one was not written
 };
 
 }  // namespace app::viewer

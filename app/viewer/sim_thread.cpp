@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <new>
 
 #include <omp.h>
 
@@ -57,14 +60,36 @@ void SimThread::command(const Commands& c) {
     cv_.notify_all();
 }
 
-int SimThread::animation() const {
-    int a = controls_.animation;
-    return a >= 0 && size_t(a) < scene_.animations.size() ? a : -1;
+// No exception may leave the thread (it would terminate the process): one
+// that escapes a step (std::bad_alloc from a scene too large for memory) stops
+// stepping with a message naming the scene and the cause, published as
+// SimFrame::fatal; the viewer stays up and a load or reset starts afresh.
+void SimThread::run() {
+    while (true) {
+        try {
+            loop();
+            return;
+        } catch (const std::bad_alloc&) {
+            fail("out of memory");
+        } catch (const std::exception& e) {
+            fail(e.what());
+        } catch (...) {
+            fail("unknown error");
+        }
+    }
 }
 
-double SimThread::duration() const { return animation() >= 0 ? scene_.duration(animation()) : 0.0; }
+void SimThread::fail(const std::string& what) {
+    fatal_ = (driver_.source().empty() ? std::string("simulation") : driver_.source()) + ": " + what +
+             " while stepping; stopped (load or reset to start again)";
+    message_ = fatal_;
+    try {
+        publish();
+    } catch (...) {
+    }
+}
 
-void SimThread::run() {
+void SimThread::loop() {
     auto next_deadline = Clock::now();
     while (true) {
         Commands cmds;
@@ -83,7 +108,7 @@ void SimThread::run() {
         bool changed = controls_changed || !cmds.empty();
 
         if (cmds.load) load(*cmds.load);
-        if (!loaded_) {
+        if (!driver_.loaded()) {
             publish();
             std::unique_lock lk(mu_);
             idle_.store(true, std::memory_order_release);
@@ -92,19 +117,22 @@ void SimThread::run() {
         }
         if (controls_changed || cmds.load) applyControls(controls_.physics_version != applied_physics_ || bool(cmds.load));
         if (cmds.reset) restart();
-        if (cmds.seek) seekFrame(int64_t(std::llround(*cmds.seek / double(sim_->params().frame_dt))));
-        if (cmds.step_back > 0) seekFrame(std::max<int64_t>(0, frame_ - cmds.step_back));
+        if (cmds.seek) seekFrame(int64_t(std::llround(*cmds.seek / double(driver_.params().frame_dt))));
+        if (cmds.step_back > 0) seekFrame(std::max<int64_t>(0, driver_.frame() - cmds.step_back));
         for (int i = 0; i < cmds.step; ++i) stepOne();
+        if (cmds.report) writeReport(*cmds.report);
 
         bool stepped = false;
-        if (controls_.playing) {
+        const bool stopped = controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame;
+        const bool playing = controls_.playing && !stopped && fatal_.empty();
+        if (playing) {
             auto now = Clock::now();
             if (now >= next_deadline) {
                 stepped = stepOne();
                 // Pace to the playback speed; when the sim is slower than real
                 // time it simply runs flat out (no catch-up bursts).
                 double period = controls_.unthrottled ? 0.0
-                                                       : double(sim_->params().frame_dt) / std::max(controls_.speed, 1e-3f);
+                                                       : double(driver_.params().frame_dt) / std::max(controls_.speed, 1e-3f);
                 next_deadline = std::max(next_deadline + std::chrono::duration_cast<Clock::duration>(
                                                              std::chrono::duration<double>(period)),
                                          Clock::now() - std::chrono::milliseconds(5));
@@ -115,7 +143,10 @@ void SimThread::run() {
         std::unique_lock lk(mu_);
         if (stop_) break;
         if (pending_cmds_.empty() && pending_serial_ == applied_serial_) {
-            if (!controls_.playing) {
+            const bool still = controls_.playing && fatal_.empty() &&
+                               !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame) &&
+                               !(driver_.atEnd());
+            if (!still) {
                 idle_.store(true, std::memory_order_release);
                 cv_.wait(lk, [&] { return stop_ || !pending_cmds_.empty() || pending_serial_ != applied_serial_; });
             } else if (Clock::now() < next_deadline) {
@@ -127,17 +158,8 @@ void SimThread::run() {
 }
 
 void SimThread::load(const std::string& spec) {
-    engine::Scene scene;
-    std::string err = engine::loadScene(spec, scene);
-    if (err.empty()) {
-        // Load into a fresh simulation so a bad scene leaves the old one running.
-        auto fresh = std::make_unique<sim::Simulation>();
-        err = fresh->load(scene.desc);
-        if (err.empty()) {
-            fresh->setParams(controls_.params);  // errors are reported by applyControls
-            sim_ = std::move(fresh);
-        }
-    }
+    // The scene's own substeps/carry apply (the UI adopts them with the scene).
+    std::string err = driver_.load(spec, controls_.params);
     if (!err.empty()) {
         message_ = "cannot load " + spec + ": " + err;
         if (!info_) info_ = std::make_shared<SceneInfo>();
@@ -146,58 +168,77 @@ void SimThread::load(const std::string& spec) {
         info_ = copy;
         return;
     }
-    scene_ = std::move(scene);
-    source_ = spec;
-    loaded_ = true;
     message_.clear();
+    fatal_.clear();
     applied_physics_ = ~uint64_t(0);
     rebuildInfo(true);
 }
 
 void SimThread::applyControls(bool physics_changed) {
-    sim_->setRecordConvergence(controls_.record_convergence);
+    driver_.sim().setRecordConvergence(controls_.record_convergence);
+    driver_.setLoop(controls_.loop);
     if (!physics_changed) return;
     applied_physics_ = controls_.physics_version;
-    if (auto e = sim_->setParams(controls_.params); !e.empty()) message_ = "parameters refused: " + e;
-    const auto& M = sim_->world().muscles;
-    const bool mine = controls_.scene_load_id == load_id_;
-    for (size_t m = 0; m < M.size(); ++m) {
-        float kappa = mine && m < controls_.muscles.size() ? controls_.muscles[m].overpressure
-                                                   : (m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].overpressure : 0.0f);
-        sim_->setOverpressure(m, kappa);
+    if (auto e = driver_.setParams(controls_.params); !e.empty()) message_ = "parameters refused: " + e;
+    driver_.setAnimation(controls_.animation);
+    const engine::Scene& scene = driver_.scene();
+    const size_t nm = driver_.sim().world().muscles.size();
+    const bool mine = controls_.scene_load_id == load_id_ && controls_.muscles.size() == nm;
+    for (size_t m = 0; m < nm; ++m) {
+        float kappa = mine ? controls_.muscles[m].overpressure
+                           : (m < scene.desc.muscles.size() ? scene.desc.muscles[m].overpressure : 0.0f);
+        driver_.setOverpressure(m, kappa);
     }
-    const auto& p = sim_->params();
+    applyActivations();
+    const auto& p = driver_.params();
     if (p.solver != applied_solver_ || p.hybrid_groups != applied_groups_) rebuildInfo(false);
     // Results computed with the old parameters must not be replayed.
     cache_.clear();
-    if (frame_ == 0) cache_.store(SimState::capture(*sim_, 0, 0.0));
+    if (driver_.frame() == 0) {
+        sim::State s;
+        driver_.captureState(s);
+        cache_.store(std::move(s));
+    }
+}
+
+// The UI's activation controls as the driver's one rule (app/scene_driver.h).
+void SimThread::applyActivations() {
+    ActivationSource src;
+    const size_t nm = driver_.sim().world().muscles.size();
+    if (controls_.activation_override) {
+        src = ActivationSource(ActivationSource::Kind::Constant, controls_.global_activation);
+    } else if (controls_.scene_load_id == load_id_ && controls_.muscles.size() == nm) {
+        for (const auto& m : controls_.muscles) src.muscles.push_back({m.activation, m.use_sensor});
+    }
+    driver_.setActivationSource(std::move(src));
 }
 
 void SimThread::rebuildInfo(bool new_load) {
     auto info = std::make_shared<SceneInfo>();
     info->generation = ++generation_;
     info->load_id = new_load ? ++load_id_ : load_id_;
-    info->source = source_;
-    const sim::World& w = sim_->world();
+    info->source = driver_.source();
+    const sim::World& w = driver_.sim().world();
+    const engine::Scene& scene = driver_.scene();
     info->topology = std::make_shared<engine::render::DrawTopology>(
-        engine::render::buildDrawTopology(w, &scene_, sim_->distanceColors()));
+        engine::render::buildDrawTopology(w, &scene, driver_.sim().distanceColors()));
     for (size_t m = 0; m < w.muscles.size(); ++m) {
         info->muscle_names.push_back(w.muscles[m].name);
-        info->muscle_has_sensor.push_back(m < scene_.sensors.size() && !scene_.sensors[m].empty());
-        info->muscle_overpressure.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].overpressure : 0.0f);
-        info->muscle_activation.push_back(m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].initial_activation : 0.0f);
+        info->muscle_has_sensor.push_back(m < scene.sensors.size() && !scene.sensors[m].empty());
+        info->muscle_overpressure.push_back(m < scene.desc.muscles.size() ? scene.desc.muscles[m].overpressure : 0.0f);
+        info->muscle_activation.push_back(m < scene.desc.muscles.size() ? scene.desc.muscles[m].initial_activation : 0.0f);
     }
-    info->solver = scene_.solver;
+    info->solver = scene.solver;
     // Only the bones the animation moves: static ones (an invisible torso)
     // are either drawn, and so in the current frame's bounds, or not shown.
     // A property of the scene: a solver rebuild keeps the loaded one's.
     constexpr int kSweepSamples = 48;
     constexpr float kMuscleMargin = 0.03f;  // m: muscles lie on their bones
     if (!new_load && info_) info->motion_bounds = info_->motion_bounds;
-    for (size_t a = 0; (new_load || !info_) && a < scene_.animations.size(); ++a) {
-        const double d = scene_.duration(int(a));
+    for (size_t a = 0; (new_load || !info_) && a < scene.animations.size(); ++a) {
+        const double d = scene.duration(int(a));
         std::vector<std::vector<glm::mat4>> samples;
-        for (int i = 0; i <= kSweepSamples; ++i) samples.push_back(scene_.bodyTransforms(int(a), d * i / kSweepSamples));
+        for (int i = 0; i <= kSweepSamples; ++i) samples.push_back(scene.bodyTransforms(int(a), d * i / kSweepSamples));
         for (size_t b = 0; b < w.bodies.size(); ++b) {
             const sim::Body& body = w.bodies[b];
             if (!(body.capsule_radius > 0.0f) || b >= samples.front().size()) continue;
@@ -213,94 +254,91 @@ void SimThread::rebuildInfo(bool new_load) {
                 }
         }
     }
-    for (size_t a = 0; a < scene_.animations.size(); ++a) {
-        info->animations.push_back(scene_.animations[a].name.empty() ? "animation " + std::to_string(a)
-                                                                     : scene_.animations[a].name);
-        info->durations.push_back(scene_.duration(int(a)));
+    for (size_t a = 0; a < scene.animations.size(); ++a) {
+        info->animations.push_back(scene.animations[a].name.empty() ? "animation " + std::to_string(a)
+                                                                     : scene.animations[a].name);
+        info->durations.push_back(scene.duration(int(a)));
     }
     info->vertices = w.surfaceVertexCount();
     info->branch_points = w.branchPointCount();
-    info->counts = sim_->constraintCounts();
-    info->colors = sim_->colorCount();
-    info->color_sizes = sim_->colorSizes();
-    applied_solver_ = sim_->params().solver;
-    applied_groups_ = sim_->params().hybrid_groups;
+    info->counts = driver_.sim().constraintCounts();
+    info->colors = driver_.sim().colorCount();
+    info->color_sizes = driver_.sim().colorSizes();
+    applied_solver_ = driver_.params().solver;
+    applied_groups_ = driver_.params().hybrid_groups;
     info_ = std::move(info);
     if (new_load) restart();
 }
 
 void SimThread::restart() {
-    sim_->reset();
-    frame_ = 0;
-    time_ = 0.0;
-    // Bones at the animation's first pose, so the first step does not yank the attachments.
-    sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
-    initial_ = SimState::capture(*sim_, 0, 0.0);
+    driver_.setAnimation(controls_.animation);
+    driver_.reset();
+    fatal_.clear();
+    driver_.captureState(initial_);
     cache_.clear();
-    cache_.store(SimState::capture(*sim_, 0, 0.0));
+    sim::State s = initial_;
+    cache_.store(std::move(s));
+    recorder_ = RunRecorder{};
+    failure_ = sim::StepReport{};
 }
 
 bool SimThread::stepOne() {
-    const double dt = sim_->params().frame_dt;
-    double dur = duration();
-    if (dur > 0.0 && time_ + dt > dur + 1e-9) {
-        if (!controls_.loop) return false;  // hold the last frame
-        seekFrame(0);
-        return true;
-    }
-    const double t = double(frame_ + 1) * dt;
-    const int anim = animation();
-    sim_->setBodyTransforms(scene_.bodyTransforms(anim, t));
-    const size_t nm = sim_->world().muscles.size();
-    const bool mine = controls_.scene_load_id == load_id_ && controls_.muscles.size() == nm;
-    for (size_t m = 0; m < nm; ++m) {
-        float a = mine ? controls_.muscles[m].activation
-                       : (m < scene_.desc.muscles.size() ? scene_.desc.muscles[m].initial_activation : 0.0f);
-        bool sensor = !mine || controls_.muscles[m].use_sensor;
-        if (sensor)
-            if (auto s = scene_.sensorActivation(m, anim, t)) a = *s;
-        if (controls_.activation_override) a = controls_.global_activation;
-        sim_->setActivation(m, a);
-    }
+    if (driver_.atEnd()) return false;  // not looping: hold the last frame
     auto t0 = Clock::now();
-    sim::StepReport r = sim_->stepFrame();
+    sim::StepReport r = driver_.step();
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     step_ms_ = ms;
+    const double dt = driver_.params().frame_dt;
     double rtf = ms > 0.0 ? dt * 1000.0 / ms : 0.0;
     rtf_ = rtf_ == 0.0 ? rtf : 0.9 * rtf_ + 0.1 * rtf;
-    if (!r.ok) message_ = r.nan.message();
-    ++frame_;
+    if (!r.ok) {
+        message_ = r.nan.message();
+        if (failure_.ok) failure_ = r;
+    }
     ++steps_;
-    time_ = t;
-    if (cache_.wants(frame_)) cache_.store(SimState::capture(*sim_, frame_, time_));
+    if (controls_.record_run && failure_.ok) recorder_.addFrame(ms, driver_.sim());
+    if (cache_.wants(driver_.frame())) {
+        sim::State s;
+        driver_.captureState(s);
+        cache_.store(std::move(s));
+    }
     return true;
 }
 
 void SimThread::seekFrame(int64_t target) {
     target = std::max<int64_t>(0, target);
-    double dur = duration();
-    if (dur > 0.0) target = std::min<int64_t>(target, int64_t(std::floor(dur / double(sim_->params().frame_dt) + 1e-6)));
-    if (target == frame_) return;
+    const double dur = driver_.duration();
+    if (dur > 0.0)
+        target = std::min<int64_t>(target, int64_t(std::floor(dur / double(driver_.params().frame_dt) + 1e-6)));
+    if (target == driver_.frame()) return;
     // Restore the nearest cached state at or before the target when going
     // back, or when it lies ahead of where we are (frame 0 is always
     // available: after a parameter change the cache is empty and the replay
     // starts from the rest pose).
-    const SimState* s = cache_.atOrBefore(target);
-    if (target < frame_ || (s && s->frame > frame_)) {
-        const SimState& from = s ? *s : initial_;
-        from.restore(*sim_);
-        frame_ = from.frame;
-        time_ = from.time;
-    }
-    bool saved_loop = controls_.loop;
-    controls_.loop = false;
-    while (frame_ < target) {
+    const sim::State* s = cache_.atOrBefore(target);
+    if (target < driver_.frame() || (s && s->frame > driver_.frame())) driver_.restore(s ? *s : initial_);
+    while (driver_.frame() < target) {
         if (!stepOne()) break;
         // A new request (another seek, a reload) cancels a long replay.
         std::lock_guard lk(mu_);
         if (stop_ || !pending_cmds_.empty()) break;
     }
-    controls_.loop = saved_loop;
+}
+
+// `view --json`: the report `run --json` writes, for the frames recorded
+// since the last load or reset (Controls::record_run).
+void SimThread::writeReport(const std::string& path) {
+    nlohmann::json report = runReport(driver_.source(), driver_.sim(), recorder_, failure_);
+    std::string err;
+    if (path == "-") {
+        std::printf("%s\n", report.dump(2).c_str());
+    } else {
+        std::ofstream f(path);
+        f << report.dump(2) << "\n";
+        if (!f) err = "cannot write " + path;
+    }
+    report_error_ = err;
+    ++reports_;
 }
 
 void SimThread::publish() {
@@ -310,7 +348,10 @@ void SimThread::publish() {
     f.message = message_;
     f.steps = steps_;
     f.playing = controls_.playing;
-    if (!loaded_) {
+    f.fatal = fatal_;
+    f.reports = reports_;
+    f.report_error = report_error_;
+    if (!driver_.loaded()) {
         f.x.clear();
         f.frame = 0;
         f.time = 0.0;
@@ -318,17 +359,20 @@ void SimThread::publish() {
         published_.fetch_add(1, std::memory_order_acq_rel);
         return;
     }
-    const sim::World& w = sim_->world();
-    f.frame = frame_;
-    f.time = time_;
-    f.duration = duration();
+    const sim::Simulation& sim = driver_.sim();
+    const engine::Scene& scene = driver_.scene();
+    const sim::World& w = sim.world();
+    f.frame = driver_.frame();
+    f.time = driver_.animationTime();
+    f.duration = driver_.duration();
+    f.at_end = driver_.atEnd();
     f.x = w.particles.x;
     f.activation.resize(w.muscles.size());
     f.sensor.resize(w.muscles.size());
-    const int anim = animation();
+    const int anim = driver_.animation();
     for (size_t m = 0; m < w.muscles.size(); ++m) {
         f.activation[m] = w.muscles[m].activation;
-        auto s = scene_.sensorActivation(m, anim, time_);
+        auto s = scene.sensorActivation(m, anim, f.time);
         f.sensor[m] = s ? *s : -1.0f;
     }
     if (controls_.want_vertex_error)
@@ -342,17 +386,17 @@ void SimThread::publish() {
         f.contact_p.push_back(w.particles.x[c.particle]);
         f.contact_n.push_back(sim::contactPlane(w, c, w.particles.x[c.particle]).n);
     }
-    scene_.skeleton.globals(scene_.localPoses(anim, time_), f.joint_globals);
+    scene.skeleton.globals(scene.localPoses(anim, f.time), f.joint_globals);
     f.body_transforms.clear();
     for (const auto& b : w.bodies) f.body_transforms.push_back(b.curr);
-    f.phase_ms = sim_->timers().last_frame_ms;
+    f.phase_ms = sim.timers().last_frame_ms;
     f.step_ms = step_ms_;
     f.realtime_factor = rtf_;
-    f.residuals = sim_->residuals();
-    f.convergence = sim_->convergence();
-    f.muscle_stats = sim_->muscleStats();
-    f.params = sim_->params();
-    f.threads = sim_->params().threads > 0 ? sim_->params().threads : omp_get_num_procs();
+    f.residuals = sim.residuals();
+    f.convergence = sim.convergence();
+    f.muscle_stats = sim.muscleStats();
+    f.params = sim.params();
+    f.threads = sim.params().threads > 0 ? sim.params().threads : omp_get_num_procs();
     f.cached_frames = cache_.size();
     frames_.publish();
     published_.fetch_add(1, std::memory_order_acq_rel);

@@ -1,5 +1,6 @@
 // The simulation thread (DESIGN.md "Threads in the viewer"). It owns the
-// engine scene and the sim::Simulation; the UI talks to it only through
+// scene driver (app/scene_driver.h: the same one `run` uses, so the viewer
+// computes the same bits); the UI talks to it only through
 // setControls()/command() (copied under a short lock) and reads finished
 // frames from a triple buffer. No lock is held while stepping or rendering.
 #pragma once
@@ -12,12 +13,12 @@
 #include <string>
 #include <thread>
 
+#include "app/run_report.h"
+#include "app/scene_driver.h"
 #include "app/viewer/controls.h"
 #include "app/viewer/frame_cache.h"
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/triple_buffer.h"
-#include "engine/scene.h"
-#include "sim/simulation.h"
 
 namespace app::viewer {
 
@@ -45,6 +46,9 @@ public:
 
 private:
     void run();
+    void loop();
+    void fail(const std::string& what);
+    void writeReport(const std::string& path);
     void load(const std::string& spec);
     void applyControls(bool physics_changed);
     void rebuildInfo(bool new_load);
@@ -52,8 +56,7 @@ private:
     bool stepOne();
     void seekFrame(int64_t target);
     void publish();
-    double duration() const;
-    int animation() const;
+    void applyActivations();
 
     // Shared with the UI under mu_.
     std::mutex mu_;
@@ -64,24 +67,24 @@ private:
     bool stop_ = false;
 
     // Sim thread only.
-    engine::Scene scene_;
-    std::unique_ptr<sim::Simulation> sim_ = std::make_unique<sim::Simulation>();
-    bool loaded_ = false;
+    SceneDriver driver_;
     Controls controls_;
     uint64_t applied_serial_ = 0;
     uint64_t applied_physics_ = ~uint64_t(0);
     sim::SolverKind applied_solver_ = sim::SolverKind::Sst;
     int applied_groups_ = 0;
     FrameCache cache_;
-    SimState initial_;
-    int64_t frame_ = 0;
+    sim::State initial_;  // frame 0 after the last load / reset
     uint64_t steps_ = 0;
-    double time_ = 0.0;
     double step_ms_ = 0.0, rtf_ = 0.0;
     std::shared_ptr<SceneInfo> info_;
     uint64_t generation_ = 0, load_id_ = 0;
     std::string message_;
-    std::string source_;
+    std::string fatal_;   // stepping stopped (SimFrame::fatal)
+    RunRecorder recorder_;  // Controls::record_run
+    sim::StepReport failure_;
+    uint64_t reports_ = 0;
+    std::string report_error_;
 
     TripleBuffer<SimFrame> frames_;
     std::atomic<uint64_t> published_{0};

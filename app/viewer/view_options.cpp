@@ -11,11 +11,15 @@ namespace app::viewer {
 const char* viewUsage() {
     return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
-           "                   [--max-fps N]\n"
+           "                   [--max-fps N] [--json OUT] [--timings]\n"
            "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
-           "  --frames N    simulate and render N frames, then exit (window hidden)\n"
-           "  --screenshot  write the last rendered frame as PNG (needs --frames; also the P key)\n"
+           "  --frames N    simulate exactly N frames while rendering, show the state after\n"
+           "                frame N, then exit (window hidden; 1..1000000)\n"
+           "  --screenshot  write that last frame as PNG (needs --frames; also the P key): the\n"
+           "                same settings give the same image bytes under the same renderer\n"
+           "  --json OUT    with --frames: the report `run --json` writes, for those N frames\n"
+           "  --timings     with --frames: show measured fps / ms in the image (not reproducible)\n"
            "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n"
            "  --max-fps N   render at most N frames per second, 0..1000 (0 = no cap; default 60):\n"
            "                frames no display shows would only take cores from the simulation\n";
@@ -49,6 +53,8 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         else if (a == "--scene") e = value(o.scene);
         else if (a == "--preset") e = value(o.preset);
         else if (a == "--screenshot") e = value(o.screenshot);
+        else if (a == "--json") e = value(o.json);
+        else if (a == "--timings") o.timings = true;
         else if (a == "--frames") e = integer(o.frames, 1, 1000000);
         else if (a == "--width") e = integer(o.width, 64, 8192);
         else if (a == "--height") e = integer(o.height, 64, 8192);
@@ -58,6 +64,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         if (!e.empty()) return e;
     }
     if (!o.screenshot.empty() && o.frames == 0) return "--screenshot needs --frames N";
+    if (!o.json.empty() && o.frames == 0) return "--json needs --frames N";
     if (o.frames > 0) o.hidden = true;
     return {};
 }
@@ -65,7 +72,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
 std::string defaultScene(std::string& note) {
     namespace fs = std::filesystem;
     std::vector<std::string> found;
-    for (const std::string dir : {std::string("assets/scenes"), std::string(engine::sourceDirectory()) + "/assets/scenes"}) {
+    for (const std::string& dir : {std::string("assets/scenes"), std::string(engine::sourceDirectory()) + "/assets/scenes"}) {
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(dir, ec)) {
             auto name = e.path().filename().string();

@@ -12,6 +12,10 @@ struct ViewOptions {
     std::string preset;      // JSON preset applied once the scene is loaded
     int frames = 0;          // > 0: headless run of N simulated frames, then exit
     std::string screenshot;  // PNG written after the last frame
+    std::string json;        // `run --json` report of the N frames (- for stdout)
+    // Show measured timings (fps, ms) in a headless image; off by default so
+    // the same settings give the same image bytes.
+    bool timings = false;
     int width = 1280, height = 720;
     bool hidden = false;     // window not shown (implied by --frames)
     // Render-rate cap (0: none). Frames beyond what a display shows only take

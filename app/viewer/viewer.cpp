@@ -39,7 +39,14 @@ std::string Viewer::init() {
         std::fprintf(stderr, "msxpbd view: %s\n", note.c_str());
         state_.status = note;
     }
-    if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
+    if (opt_.frames > 0) {
+        // Headless: no need to wait for wall-clock time; paused until the
+        // scene is shown and the camera framed on its first frame, so the
+        // run and the image do not depend on how fast the machine is.
+        state_.controls.unthrottled = true;
+        state_.controls.playing = false;
+        state_.show_timings = opt_.timings;
+    }
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
@@ -195,42 +202,98 @@ bool Viewer::runUntilFresh(double timeout_s) {
     return false;
 }
 
+std::string Viewer::runUntilAdopted(double timeout_s) {
+    auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    while (Clock::now() < end) {
+        frame();
+        if (!fatal_.empty()) return fatal_;
+        const SimFrame& f = sim_.latest();
+        if (!f.fatal.empty()) return f.fatal;
+        // A load that failed with nothing shown before it: nothing to run.
+        if (shown_load_ == 0 && f.scene && !f.scene->error.empty()) return f.scene->error;
+        if (shown_load_ != 0 && !preset_pending_ && f.scene && f.scene->load_id == shown_load_) return {};
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return "timed out loading the scene";
+}
+
+// `view --frames N`: exactly N simulated frames, rendered while they run;
+// then the state after frame N is drawn, written (--screenshot, --json) and
+// the program exits.
+int Viewer::runHeadless() {
+    auto failed = [](const std::string& e) {
+        std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+        return 1;
+    };
+    if (auto e = runUntilAdopted(600.0); !e.empty()) return failed(e);
+    // The camera frames what frame 0 shows (and the whole animation).
+    runUntilFresh(30.0);
+    const int64_t n = opt_.frames;
+    state_.controls.playing = true;
+    state_.controls.stop_at_frame = n;
+    state_.controls.record_run = !opt_.json.empty();
+    sim_.setControls(state_.controls);
+    Commands restart;
+    restart.reset = true;  // frame 0 with these controls, recording from it
+    sim_.command(restart);
+    while (true) {
+        frame();
+        pace();
+        if (!fatal_.empty()) return failed(fatal_);
+        const SimFrame& f = sim_.latest();
+        if (!f.fatal.empty()) return failed(f.fatal);
+        // The render rate reported at the end counts the frames drawn while
+        // the sim was stepping (not the start-up and scene load).
+        if (f.frame > 0 && measured_frames_++ == 0) measure_start_ = Clock::now();
+        const bool settled = sim_.idle() && f.serial == sim_.published();
+        if (settled && f.frame >= n) break;
+        if (settled && f.at_end) {
+            std::fprintf(stderr, "msxpbd view: the animation ends at frame %lld and loop is off; showing that frame\n",
+                         static_cast<long long>(f.frame));
+            break;
+        }
+    }
+    const double fps = measuredRenderFps();
+    // Two more frames of the final state: the UI lays itself out from what
+    // the previous frame measured, so the image settles on the second.
+    frame();
+    frame();
+    const SimFrame& last = sim_.latest();
+    // One line for scripts and the measurements: the render loop
+    // ran concurrently with a sim at full load.
+    std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame  [%s]\n",
+                last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
+                last.threads, static_cast<long long>(last.frame), fps, double(stats_.sim_ms.mean()),
+                engine::buildType());
+    if (!opt_.screenshot.empty()) {
+        int w = 0, h = 0;
+        auto px = capture(w, h);
+        if (auto e = engine::render::writePng(opt_.screenshot, w, h, px); !e.empty()) return failed(e);
+    }
+    if (!opt_.json.empty()) {
+        const uint64_t before = last.reports;
+        Commands report;
+        report.report = opt_.json;
+        sim_.command(report);
+        auto end = Clock::now() + std::chrono::seconds(60);
+        while (sim_.latest().reports == before && Clock::now() < end) {
+            sim_.update();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        const SimFrame& r = sim_.latest();
+        if (r.reports == before) return failed("timed out writing the report");
+        if (!r.report_error.empty()) return failed(r.report_error);
+    }
+    std::fflush(stdout);
+    return last.message.rfind("NaN guard", 0) == 0 ? 1 : 0;
+}
+
 int Viewer::run() {
     if (auto e = init(); !e.empty()) {
         std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
         return 1;
     }
-    if (opt_.frames > 0) {
-        // Headless: render while the sim runs until it has stepped N frames.
-        bool ok = runUntilSteps(uint64_t(opt_.frames), 600.0);
-        if (!fatal_.empty()) {
-            std::fprintf(stderr, "msxpbd view: %s\n", fatal_.c_str());
-            return 1;
-        }
-        if (!ok) {
-            const SimFrame& f = sim_.latest();
-            std::string why = f.scene && !f.scene->error.empty() ? f.scene->error : "timed out before frame " + std::to_string(opt_.frames);
-            std::fprintf(stderr, "msxpbd view: %s\n", why.c_str());
-            return 1;
-        }
-        frame();
-        // One line for scripts and the measurements: the render loop
-        // ran concurrently with a sim at full load.
-        const SimFrame& last = sim_.latest();
-        std::printf("view: %s  solver %s  threads %d  frames %llu  render %.1f fps  sim %.1f ms/frame  [%s]\n",
-                    last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
-                    last.threads, static_cast<unsigned long long>(last.steps), measuredRenderFps(),
-                    double(stats_.sim_ms.mean()), engine::buildType());
-        if (!opt_.screenshot.empty()) {
-            int w = 0, h = 0;
-            auto px = capture(w, h);
-            if (auto e = engine::render::writePng(opt_.screenshot, w, h, px); !e.empty()) {
-                std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
-                return 1;
-            }
-        }
-        return 0;
-    }
+    if (opt_.frames > 0) return runHeadless();
     while (!window_.shouldClose()) {
         frame();
         pace();

@@ -52,6 +52,10 @@ public:
     const StatsHistory& stats() const { return stats_; }
 
 private:
+    int runHeadless();
+    // Pumps frame() until the scene is shown (loaded, adopted by the UI,
+    // preset applied) or it failed to load; returns an error or empty.
+    std::string runUntilAdopted(double timeout_s);
     void takeSimFrame();
     void drawUi(const SimFrame& f);
     void handleDrag(double dx, double dy, int button, int mods);

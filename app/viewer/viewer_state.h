@@ -18,6 +18,9 @@ struct ViewerState {
     engine::render::OrbitCamera camera;
     std::string scene;          // scene spec the sim was asked to load
     bool ui_visible = true;
+    // Measured timings (fps, ms per frame) in the panels; a headless image
+    // leaves them out so that it is reproducible (view --timings shows them).
+    bool show_timings = true;
     bool show_help = false;
     bool frame_requested = true;    // "frame all" at the next rendered frame
     std::string screenshot_path;    // written after the next rendered frame

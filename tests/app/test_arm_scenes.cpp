@@ -27,9 +27,7 @@ size_t muscleIndex(const sim::Simulation& s, const std::string& name) {
 
 void load(app::SceneDriver& d, const std::string& scene, sim::SolverParams p = {}) {
     p.threads = 1;  // ctest runs two test processes on the two cores
-    ASSERT_EQ(d.load(scene), "");
-    d.applySceneDefaults(p, false, false);  // as `run` does without --substeps / --carry
-    ASSERT_EQ(d.setParams(p), "");
+    ASSERT_EQ(d.load(scene, p), "");  // the scene's substeps/carry, as `run` without --substeps / --carry
 }
 
 // T5, a full flexion and back (150 frames = 5 s; the elbow flexes 130° over
