@@ -77,8 +77,8 @@ size_t projectionsPerFrame(const sim::Simulation& s) {
            size_t(s.params().substeps);
 }
 
-Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
-                 const sim::SolverParams& base) {
+Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
+                          const sim::SolverParams& base) {
     Result r;
     r.cfg = cfg;
     std::vector<double> medians;
@@ -130,6 +130,21 @@ Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const A
     }
     r.constraints_per_s = r.project_ms > 0 ? (proj_per_frame / total_frames) / (r.project_ms * 1e-3) : 0.0;
     return r;
+}
+
+// A configuration that runs out of memory (or throws) is reported as failed,
+// naming its scene; the other configurations still run.
+Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
+                 const sim::SolverParams& base) {
+    try {
+        return runConfigUnguarded(cfg, frames, warmup, repeats, act, base);
+    } catch (const std::exception& e) {
+        Result r;
+        r.cfg = cfg;
+        r.ok = false;
+        r.error = cfg.scene + ": " + (dynamic_cast<const std::bad_alloc*>(&e) ? std::string("out of memory") : e.what());
+        return r;
+    }
 }
 
 // The bare Gauss-Seidel distance kernel over the scene's distance constraints,

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +50,7 @@ int runCommand(const Args& raw) {
     std::vector<std::string> valued = {"--scene", "--frames", "--activation", "--overpressure", "--animation",
                                        "--json"};
     for (const auto& f : solverFlagNames()) valued.push_back(f);
+    std::string scene_name = "run";
     try {
         CliArgs args(raw, valued, {"--help", "--quiet", "--trace"});
         if (args.flag("--help")) {
@@ -57,6 +59,7 @@ int runCommand(const Args& raw) {
         }
         auto scene = args.get("--scene");
         if (!scene) throw CliError("--scene is required (a .glb/.gltf file or builtin:t1, builtin:p1, builtin:p2)");
+        scene_name = *scene;
         const long long frames = args.integer("--frames", 120, 1, 1000000);
         sim::SolverParams params;
         applySolverFlags(args, params);
@@ -112,6 +115,13 @@ int runCommand(const Args& raw) {
         return 0;
     } catch (const CliError& e) {
         std::fprintf(stderr, "msxpbd run: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "msxpbd run: %s: out of memory (the scene is too large for this machine's memory)\n",
+                     scene_name.c_str());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "msxpbd run: %s: %s\n", scene_name.c_str(), e.what());
         return 1;
     }
 }

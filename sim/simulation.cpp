@@ -510,9 +510,9 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
     return worst;
 }
 
-uint64_t Simulation::positionsHash() const {
+uint64_t positionsHash(const std::vector<glm::vec3>& X) {
     uint64_t h = 1469598103934665603ull;
-    for (const auto& x : world_.particles.x) {
+    for (const auto& x : X) {
         unsigned char bytes[sizeof(float) * 3];
         std::memcpy(bytes, &x, sizeof bytes);
         for (unsigned char b : bytes) {
@@ -522,6 +522,8 @@ uint64_t Simulation::positionsHash() const {
     }
     return h;
 }
+
+uint64_t Simulation::positionsHash() const { return sim::positionsHash(world_.particles.x); }
 
 int Simulation::colorsWithoutRemedy() const { return solver_ ? solver_->colorsWithoutRemedy() : 0; }
 int Simulation::colorCount() const { return solver_ ? solver_->colorCount() : 0; }

@@ -54,6 +54,9 @@ struct Residuals {
     float max() const;           // the largest length-like residual (m)
 };
 
+// FNV-1a over the bits of a set of positions (Simulation::positionsHash).
+uint64_t positionsHash(const std::vector<glm::vec3>& x);
+
 class Simulation {
 public:
     Simulation();
