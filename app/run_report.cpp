@@ -16,6 +16,10 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
         bone_penetration = {pen.depth, pen.muscle, s.frame(),
                             pen.body >= 0 ? s.world().bodies[size_t(pen.body)].name : std::string()};
+    const sim::Simulation::MusclePenetration mp = s.musclePenetration();
+    if (mp.depth > muscle_penetration.value || muscle_penetration.frame < 0)
+        muscle_penetration = {mp.depth, mp.muscle, s.frame(),
+                              mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string()};
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
     if (trace) {
         trace_time.push_back(s.time());
@@ -115,16 +119,24 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
         ms.push_back({{"name", m.name}, {"rest_volume", m.rest_volume}, {"volume", m.volume},
                       {"rest_length", m.rest_length}, {"length", m.length}, {"activation", m.activation}});
     j["muscle_stats"] = ms;
-    auto extreme = [&](const RunRecorder::Extreme& e) {
-        json x = {{"value", e.value}, {"frame", e.frame}};
+    // Where no muscle was involved the frame is null; so is the value of a
+    // volume ratio (no muscles), while a penetration is then 0 (none).
+    auto extreme = [&](const RunRecorder::Extreme& e, const char* into_key) {
+        const bool seen = e.frame >= 0 && e.muscle >= 0;
+        const bool penetration = into_key != nullptr;
+        json x = {{"value", seen ? json(e.value) : (penetration ? json(0.0) : json())},
+                  {"frame", seen ? json(e.frame) : json()}};
         x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();
-        if (!e.bone.empty()) x["bone"] = e.bone;
+        if (into_key && !e.into.empty()) x[into_key] = e.into;
         return x;
     };
     if (!rec.frame_ms.empty())
-        j["over_run"] = {{"bone_penetration_m", extreme(rec.bone_penetration)},
-                         {"min_volume_ratio", extreme(rec.min_volume_ratio)},
-                         {"max_volume_ratio", extreme(rec.max_volume_ratio)}};
+        j["over_run"] = {{"penetration_measure", "depth inside the surface less the contact radius"},
+                         {"contact_radius_m", p.contact_radius},
+                         {"bone_penetration_m", extreme(rec.bone_penetration, "bone")},
+                         {"muscle_penetration_m", extreme(rec.muscle_penetration, "into")},
+                         {"min_volume_ratio", extreme(rec.min_volume_ratio, nullptr)},
+                         {"max_volume_ratio", extreme(rec.max_volume_ratio, nullptr)}};
     if (rec.trace) {
         json names = json::array();
         for (const auto& m : stats) names.push_back(m.name);
@@ -155,14 +167,23 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
     if (j.contains("over_run")) {
         const auto& o = j["over_run"];
         auto who = [](const nlohmann::json& e) {
+            if (e["frame"].is_null()) return std::string("none");
             return (e["muscle"].is_string() ? e["muscle"].get<std::string>() : std::string("-")) +
-                   (e.contains("bone") ? " into " + e["bone"].get<std::string>() : std::string()) + " at frame " +
+                   (e.contains("bone") ? " into " + e["bone"].get<std::string>() : std::string()) +
+                   (e.contains("into") ? " into " + e["into"].get<std::string>() : std::string()) + " at frame " +
                    std::to_string(e["frame"].get<long long>());
         };
-        os << "over the run: worst bone penetration " << std::setprecision(4)
-           << 1000.0 * o["bone_penetration_m"]["value"].get<double>() << " mm (" << who(o["bone_penetration_m"])
-           << "), volume ratio " << o["min_volume_ratio"]["value"].get<double>() << " (" << who(o["min_volume_ratio"])
-           << ") .. " << o["max_volume_ratio"]["value"].get<double>() << " (" << who(o["max_volume_ratio"]) << ")\n";
+        auto mm = [](const nlohmann::json& e) { return e["value"].is_null() ? 0.0 : 1000.0 * e["value"].get<double>(); };
+        os << "over the run: worst penetration past the " << std::setprecision(1)
+           << 1000.0 * o["contact_radius_m"].get<double>() << " mm contact radius: bone " << std::setprecision(4)
+           << mm(o["bone_penetration_m"]) << " mm (" << who(o["bone_penetration_m"]) << "), muscle "
+           << mm(o["muscle_penetration_m"]) << " mm (" << who(o["muscle_penetration_m"]) << ")\n";
+        if (j["muscles"].get<size_t>() > 0)
+            os << "  volume ratio " << o["min_volume_ratio"]["value"].get<double>() << " ("
+               << who(o["min_volume_ratio"]) << ") .. " << o["max_volume_ratio"]["value"].get<double>() << " ("
+               << who(o["max_volume_ratio"]) << ")\n";
+        else
+            os << "  no muscles: no volume ratios\n";
     }
     os << std::setprecision(2);
     size_t shown = 0;

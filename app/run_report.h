@@ -24,9 +24,12 @@ struct RunRecorder {
         double value = 0.0;
         int muscle = -1;
         int64_t frame = -1;
-        std::string bone;  // bone_penetration only: the bone it went into
+        std::string into;  // penetrations: the bone / muscle it went into
     };
-    Extreme bone_penetration, min_volume_ratio{1e30, -1, -1, {}}, max_volume_ratio{-1e30, -1, -1, {}};
+    // Penetrations: depth inside the surface less one contact radius (the
+    // tolerance the contacts keep); volume ratios: frame −1 until a muscle is seen.
+    Extreme bone_penetration, muscle_penetration, min_volume_ratio{1e30, -1, -1, {}},
+        max_volume_ratio{-1e30, -1, -1, {}};
     std::vector<double> trace_time;
     std::vector<std::vector<float>> trace_activation, trace_volume_ratio, trace_length_ratio;  // [frame][muscle]
     std::vector<float> trace_bone_penetration;

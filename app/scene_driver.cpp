@@ -72,7 +72,8 @@ double SceneDriver::duration() const { return animation() >= 0 ? scene_.duration
 
 double SceneDriver::animationTime(double t) const {
     const double d = duration();
-    if (!(d > 0.0) || t <= 0.0) return 0.0;
+    if (!(d > 0.0)) return t;  // no animation: the timeline is the simulated time
+    if (t <= 0.0) return 0.0;
     if (!loop_) return std::min(t, d);
     // The end of one pass is its last pose (d, not 0): a loop that closes on
     // its first pose shows the same either way.

@@ -85,7 +85,8 @@ public:
     int64_t frame() const { return sim_->frame(); }
     double time() const { return sim_->time(); }
     double duration() const;            // of the animation in use (0: none)
-    double animationTime(double t) const;  // the animation's time at sim time t (loops)
+    // The animation's time at sim time t (it loops); without an animation, t.
+    double animationTime(double t) const;
     double animationTime() const { return animationTime(time()); }
     // True when the animation does not loop and the next frame would pass its end.
     bool atEnd() const;

@@ -38,12 +38,11 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
     for (const auto& item : args.getAll("--stiffness")) {
         auto eq = item.find('=');
         if (eq == std::string::npos)
-            throw CliError("--stiffness '" + item + "': expected FAMILY=K (families: fiber, structure, volume, "
-                           "contact, sliding, plane, tissue)");
+            throw CliError("--stiffness '" + item + "': expected FAMILY=K (families: " + sim::familyList() + ")");
         auto fam = sim::parseFamily(item.substr(0, eq));
         if (!fam)
-            throw CliError("--stiffness: unknown family '" + item.substr(0, eq) +
-                           "' (valid: fiber, structure, volume, contact, sliding, plane)");
+            throw CliError("--stiffness: unknown family '" + item.substr(0, eq) + "' (valid: " + sim::familyList() +
+                           ")");
         std::string value = item.substr(eq + 1);
         float k = (value == "inf" || value == "hard") ? sim::kInfiniteStiffness
                                                       : float(parseNumber("--stiffness " + item.substr(0, eq), value,
@@ -59,7 +58,7 @@ std::string solverFlagsHelp() {
     os << "  --solver sst|jacobi|coloring|hybrid\n"
           "  --mode xpbd|pbd|pbd-raw  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
           "                           PBD with k applied raw at every iteration\n"
-          "  --fiber paper|projected  fibre rest-length form (SPEC 4.1)\n"
+          "  --fiber paper|projected  fibre rest-length form (docs/model.md 3.1)\n"
           "  --stiffness FAMILY=K     families: fiber structure volume contact (bone) sliding plane\n"
           "                           tissue (muscle against muscle);\n"
           "                           xpbd K in (0, inf] (inf = hard), pbd K in [0, 1]\n";

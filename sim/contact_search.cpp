@@ -301,7 +301,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             const bool capsule = T.capsule();
             if (!(best[k].signed_distance < (capsule ? bone_band : search))) continue;
             if (tissue && best[k].signed_distance < -muscle_depth) continue;
-            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u : 0u, capsule ? T.desc.index : -1};
+            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u, capsule ? T.desc.index : -1};
         }
     }
     // Compaction in particle order: the same list for any thread count.

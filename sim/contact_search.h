@@ -64,7 +64,7 @@ private:
     struct Slot {
         glm::vec3 q, n;
         int32_t valid;
-        uint32_t tissue;  // the target is a muscle
+        uint32_t tissue;  // 0: a bone; else 1 + the index of the muscle it touches (Contact::tissue)
         int32_t capsule_body;  // a bone capsule (exact at projection) or −1
     };
     static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)

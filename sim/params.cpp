@@ -21,6 +21,11 @@ std::optional<E> parseName(const std::array<std::string_view, N>& names, std::st
 }  // namespace
 
 std::string_view familyName(Family f) { return kFamilyNames[static_cast<int>(f)]; }
+std::string familyList() {
+    std::string out;
+    for (auto n : kFamilyNames) out += (out.empty() ? "" : ", ") + std::string(n);
+    return out;
+}
 std::optional<Family> parseFamily(std::string_view s) { return parseName<Family>(kFamilyNames, s); }
 std::string_view solverName(SolverKind s) { return kSolverNames[static_cast<int>(s)]; }
 std::optional<SolverKind> parseSolver(std::string_view s) { return parseName<SolverKind>(kSolverNames, s); }
@@ -136,7 +141,11 @@ std::string validateStiffness(ConstraintMode mode, Family f, float k) {
 std::string validate(const SolverParams& p) {
     for (const auto& np : numericParams()) {
         double v = np.get(p);
-        if (!(v >= np.min && v <= np.max)) {
+        // Real-valued parameters are stored as float: the bounds as floats too,
+        // so a bound printed by --help (0.05) is accepted when given back.
+        const double lo = np.integer ? np.min : double(float(np.min));
+        const double hi = np.integer ? np.max : double(float(np.max));
+        if (!(v >= lo && v <= hi)) {
             std::ostringstream os;
             os << np.name << "=" << v << " out of range [" << np.min << ", " << np.max << "]";
             return os.str();

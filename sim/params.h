@@ -20,6 +20,7 @@ enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane,
 constexpr int kFamilyCount = static_cast<int>(Family::Count);
 // Index of a family in per-family arrays.
 constexpr int fi(Family f) { return static_cast<int>(f); }
+std::string familyList();  // "fiber, structure, ..., tissue": every family, for messages
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);
 

@@ -510,6 +510,20 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
     return worst;
 }
 
+Simulation::MusclePenetration Simulation::musclePenetration() const {
+    MusclePenetration worst;
+    const World& W = world_;
+    const auto& X = W.particles.x;
+    for (const Contact& c : W.contacts) {
+        if (c.tissue == 0 || c.particle >= X.size()) continue;
+        const ContactPlane s = contactPlane(W, c, X[c.particle]);
+        const float depth = -glm::dot(X[c.particle] - s.q, s.n) - params_.contact_radius;
+        if (depth > worst.depth)
+            worst = {depth, int(W.particles.muscle[c.particle]), int(c.tissue - 1), int(c.particle)};
+    }
+    return worst;
+}
+
 uint64_t positionsHash(const std::vector<glm::vec3>& X) {
     uint64_t h = 1469598103934665603ull;
     for (const auto& x : X) {

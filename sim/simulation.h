@@ -116,6 +116,16 @@ public:
         int particle = -1;
     };
     BonePenetration bonePenetration() const;
+    // Deepest surface vertex inside another muscle, among the vertices the
+    // last contact search found touching one (the tissue contacts), measured
+    // the same way: depth inside its surface less the contact radius.
+    struct MusclePenetration {
+        float depth = 0.0f;  // m; 0 when nothing is inside
+        int muscle = -1;     // the muscle whose vertex went in
+        int into = -1;       // the muscle it went into
+        int particle = -1;
+    };
+    MusclePenetration musclePenetration() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
     const PhaseTimers& timers() const { return timers_; }
     PhaseTimers& timers() { return timers_; }

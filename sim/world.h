@@ -116,7 +116,9 @@ struct Contact {
     uint32_t particle;
     glm::vec3 q;
     glm::vec3 n;
-    uint32_t tissue;  // 1: the target is another muscle (Family::Tissue), 0: a bone
+    // 0: the target is a bone (Family::Contact); else another muscle
+    // (Family::Tissue), whose index is tissue − 1.
+    uint32_t tissue;
     // A bone capsule (index into World::bodies) is re-evaluated exactly where
     // the vertex is at each projection; −1: the plane (q, n) found by the
     // search (a muscle's surface, a bone mesh) stands for the surface.

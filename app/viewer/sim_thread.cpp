@@ -83,6 +83,7 @@ void SimThread::fail(const std::string& what) {
     fatal_ = (driver_.source().empty() ? std::string("simulation") : driver_.source()) + ": " + what +
              " while stepping; stopped (load or reset to start again)";
     message_ = fatal_;
+    std::fprintf(stderr, "msxpbd view: %s\n", fatal_.c_str());
     try {
         publish();
     } catch (...) {

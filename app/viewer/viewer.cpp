@@ -39,14 +39,7 @@ std::string Viewer::init() {
         std::fprintf(stderr, "msxpbd view: %s\n", note.c_str());
         state_.status = note;
     }
-    if (opt_.frames > 0) {
-        // Headless: no need to wait for wall-clock time; paused until the
-        // scene is shown and the camera framed on its first frame, so the
-        // run and the image do not depend on how fast the machine is.
-        state_.controls.unthrottled = true;
-        state_.controls.playing = false;
-        state_.show_timings = opt_.timings;
-    }
+    if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
@@ -225,9 +218,19 @@ int Viewer::runHeadless() {
         std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
         return 1;
     };
+    // Paused until the scene is shown and the camera framed on its first
+    // frame, so that neither the run nor the image depends on how fast the
+    // machine is; no measured timings in the image either.
+    state_.show_timings = opt_.timings;
+    state_.controls.playing = false;
+    sim_.setControls(state_.controls);
     if (auto e = runUntilAdopted(600.0); !e.empty()) return failed(e);
-    // The camera frames what frame 0 shows (and the whole animation).
+    Commands rewind;
+    rewind.reset = true;
+    sim_.command(rewind);
     runUntilFresh(30.0);
+    state_.frame_requested = true;  // what frame 0 shows, and the whole animation
+    frame();
     const int64_t n = opt_.frames;
     state_.controls.playing = true;
     state_.controls.stop_at_frame = n;

@@ -1,6 +1,9 @@
 // The `msxpbd run` command line contract (DESIGN.md): the report, and bad
 // input refused with a message and exit code 1 — never a crash.
 #include <fstream>
+#include <sstream>
+
+#include "sim/params.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -111,6 +114,78 @@ TEST(Cli, HelpListsTheSolverOptions) {
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.output.find("--iterations"), std::string::npos);
     EXPECT_NE(r.output.find("--stiffness"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// Every bound `run --help` prints is accepted when given back (0.05 was
+// refused as "out of range [0, 0.05]": the value is stored as a float).
+TEST(Cli, EveryBoundPrintedByHelpIsAccepted) {
+    auto help = test::runCli("run --help");
+    ASSERT_EQ(help.exit_code, 0);
+    std::istringstream lines(help.output);
+    std::string line;
+    int checked = 0;
+    while (std::getline(lines, line)) {
+        const auto flag = line.find("  --"), open = line.rfind('['), comma = line.rfind(", "), close = line.rfind(']');
+        if (flag != 0 || open == std::string::npos || comma == std::string::npos || close < comma || comma < open)
+            continue;
+        const std::string name = line.substr(2, line.find(' ', 4) - 2);
+        if (name == "--frames") continue;  // a million frames; 1 is used below
+        for (const std::string& bound : {line.substr(open + 1, comma - open - 1), line.substr(comma + 2, close - comma - 2)}) {
+            if (bound.find_first_not_of("0123456789.e+-") != std::string::npos) continue;
+            auto r = test::runCli("run --scene builtin:t1 --frames 1 --quiet " + name + " " + bound);
+            EXPECT_EQ(r.output.find("out of range"), std::string::npos) << name << " " << bound << ": " << r.output;
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 20) << help.output;
+}
+
+TEST(Cli, StiffnessMessagesNameEveryFamily) {
+    auto r = test::runCli("run --scene builtin:t1 --frames 1 --stiffness bogus=1");
+    EXPECT_EQ(r.exit_code, 1);
+    for (int f = 0; f < sim::kFamilyCount; ++f)
+        EXPECT_NE(r.output.find(std::string(sim::familyName(static_cast<sim::Family>(f)))), std::string::npos)
+            << r.output;
+}
+
+// A scene with bones and no muscles: no volume ratios of ±1e30 at frame −1.
+TEST(Cli, ASceneWithoutMusclesReportsNoVolumeRatios) {
+    const std::string scene = test::tempPath("no_muscles.gltf"), out = test::tempPath("no_muscles.json");
+    {
+        std::ofstream f(scene);
+        f << R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"lonely"}]})";
+    }
+    auto r = test::runCli("run --scene " + scene + " --frames 3 --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(r.output.find("e+30"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("no muscles"), std::string::npos) << r.output;
+    auto j = readJson(out);
+    EXPECT_TRUE(j["over_run"]["min_volume_ratio"]["value"].is_null());
+    EXPECT_TRUE(j["over_run"]["max_volume_ratio"]["frame"].is_null());
+    EXPECT_EQ(j["over_run"]["bone_penetration_m"]["value"], 0.0);
+    std::remove(scene.c_str());
+    std::remove(out.c_str());
+}
+
+// T4: biceps and brachialis pressed together over a plane. Penetrations are
+// reported for bones and muscles alike, labelled with what they measure.
+TEST(Cli, PenetrationIsReportedForBonesAndMusclesWithItsMeasure) {
+    const std::string out = test::tempPath("t4.json");
+    auto r = test::runCli("run --scene " + std::string(MSXPBD_SOURCE_DIR) +
+                          "/assets/scenes/t4-biceps-brachialis-plane.glb --frames 20 --threads 1 --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("past the 2.0 mm contact radius"), std::string::npos) << r.output;
+    auto j = readJson(out);
+    const auto& o = j["over_run"];
+    EXPECT_EQ(o["penetration_measure"], "depth inside the surface less the contact radius");
+    ASSERT_TRUE(o["muscle_penetration_m"]["value"].is_number());
+    EXPECT_GE(o["muscle_penetration_m"]["value"].get<double>(), 0.0);
+    EXPECT_LT(o["muscle_penetration_m"]["value"].get<double>(), 0.01) << "muscles 1 cm into each other";
+    std::remove(out.c_str());
 }
 
 }  // namespace

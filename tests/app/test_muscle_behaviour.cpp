@@ -160,4 +160,19 @@ TEST(MuscleBehaviour, NanGuardRestoresTheLastGoodState) {
     EXPECT_TRUE(d.step().ok) << "the simulation goes on after the guard";
 }
 
+// After the guard undoes a step, the residual describes the restored state,
+// not the contacts the undone step found (it read 9.8e8 m).
+TEST(MuscleBehaviour, NanGuardResidualDescribesTheRestoredState) {
+    app::SceneDriver d;
+    load(d, "builtin:p2");  // an oval and a cube in contact, over a plane
+    runFrames(d, 10);
+    const float before = d.sim().residuals().max();
+    auto& P = d.sim().mutableWorld().particles;
+    size_t victim = 0;
+    while (P.w[victim] == 0.0f) ++victim;
+    P.v[victim] = glm::vec3(1e30f, 0.0f, 0.0f);  // flung out: an exploding position
+    EXPECT_FALSE(d.step().ok);
+    EXPECT_LT(d.sim().residuals().max(), std::max(1e-3f, 2.0f * before));
+}
+
 }  // namespace
