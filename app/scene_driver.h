@@ -1,4 +1,4 @@
-// The one scene driver (docs/model.md "Driving a scene"): loads a scene and
+// The one scene driver (docs/architecture.md "The two shared pieces in app/"): loads a scene and
 // steps it frame by frame — bone transforms from the animation, activations
 // from one rule (below), the solver — and owns looping, reset, state capture
 // and restore. `run`, `bench`, the viewer's simulation thread and the tests
