@@ -2,7 +2,8 @@
 // LLVMFuzzerTestOneInput on every regular file of each directory (or file)
 // given, in name order. Linked with a harness source by any compiler, it is the
 // CTest corpus replay of the normal build (tests/fuzz/CMakeLists.txt); a crash
-// fails the test. Exit 1 when nothing was replayed (a wrong path).
+// fails the test, and the last line printed names the input. Exit 1 when
+// nothing was replayed (a wrong path).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
     for (const auto& f : files) {
         std::ifstream in(f, std::ios::binary);
         const std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        std::fprintf(stderr, "replay: %s (%zu bytes)\n", f.string().c_str(), data.size());
+        // Flushed before the call: after a crash, the last line names the input.
+        std::printf("replay: %s (%zu bytes)\n", f.string().c_str(), data.size());
+        std::fflush(stdout);
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(data.data()), data.size());
         bytes += data.size();
     }
