@@ -93,7 +93,7 @@ void Actions::scrubTo(double seconds) {
 }
 
 void Actions::setSpeed(float speed) {
-    s_.controls.speed = std::clamp(speed, 0.05f, 8.0f);
+    s_.controls.speed = std::clamp(speed, app::preset_limits::kSpeedMin, app::preset_limits::kSpeedMax);
     pushControls(false);
 }
 

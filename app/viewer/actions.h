@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/preset_format.h"
 #include "app/viewer/viewer_state.h"
 #include "engine/render/render_options.h"
 #include "sim/params.h"
@@ -38,7 +39,7 @@ public:
     void stepBack(int frames = 1);
     void reset();
     void scrubTo(double seconds);
-    void setSpeed(float speed);
+    void setSpeed(float speed);  // clamped to [preset_limits::kSpeedMin, kSpeedMax]
     void setLoop(bool on);
 
     // Solver and material (validated: returns an error, state unchanged)
@@ -77,7 +78,8 @@ public:
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }
     // Relative strain at the top of the heat map's colours (clamped to the range below).
-    static constexpr float kErrorScaleMin = 0.001f, kErrorScaleMax = 1.0f;
+    static constexpr float kErrorScaleMin = app::preset_limits::kErrorScaleMin;
+    static constexpr float kErrorScaleMax = app::preset_limits::kErrorScaleMax;
     void setErrorScale(float scale);
     void setCamera(const engine::render::OrbitCamera& c) {
         s_.camera = c;

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/preset_format.h"
 #include "app/viewer/actions.h"
 
 namespace app::viewer {
@@ -24,20 +26,6 @@ json stiffnessJson(const sim::FamilyStiffness& k) {
             j[std::string(sim::familyName(f))] = k[f];
     }
     return j;
-}
-
-std::string readStiffness(const json& j, sim::FamilyStiffness& k) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        auto f = sim::parseFamily(it.key());
-        if (!f) return "unknown family '" + it.key() + "'";
-        if (it->is_string() && it->get<std::string>() == "inf")
-            k[*f] = sim::kInfiniteStiffness;
-        else if (it->is_number())
-            k[*f] = it->get<float>();
-        else
-            return "stiffness." + it.key() + " must be a number or \"inf\"";
-    }
-    return {};
 }
 }  // namespace
 
@@ -76,108 +64,57 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
 }
 
 std::string readPreset(const std::string& path, Actions& actions) {
-    std::ifstream f(path);
-    if (!f) return path + ": cannot read preset";
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return applyPresetText(ss.str(), path, actions);
+    std::string text;
+    if (auto e = app::readPresetFile(path, text); !e.empty()) return e;
+    return applyPresetText(text, path, actions);
 }
 
 std::string applyPresetText(const std::string& text, const std::string& origin, Actions& a) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const std::exception& e) {
-        return origin + ": not valid JSON: " + e.what();
-    }
-    if (!j.is_object()) return origin + ": a preset is a JSON object";
+    app::PresetData d;
+    if (auto e = app::parsePresetText(text, origin, d); !e.empty()) return e;
     auto fail = [&](const std::string& what) { return origin + ": " + what; };
-    try {
-        // Solver parameters are assembled first and applied (validated) at once.
-        sim::SolverParams p = a.state().controls.params;
-        if (j.contains("solver")) {
-            auto k = sim::parseSolver(j["solver"].get<std::string>());
-            if (!k) return fail("solver must be sst, jacobi, coloring or hybrid");
-            p.solver = *k;
-        }
-        if (j.contains("mode")) {
-            auto m = sim::parseMode(j["mode"].get<std::string>());
-            if (!m) return fail("mode must be xpbd or pbd");
-            p.mode = *m;
-        }
-        if (j.contains("fiber_form")) {
-            auto ff = sim::parseFiberForm(j["fiber_form"].get<std::string>());
-            if (!ff) return fail("fiber_form must be paper or projected");
-            p.fiber_form = *ff;
-        }
-        if (j.contains("params"))
-            for (auto it = j["params"].begin(); it != j["params"].end(); ++it) {
-                const auto* np = sim::findNumericParam(it.key());
-                if (!np) return fail("unknown parameter params." + it.key());
-                np->set(p, it->get<double>());
-            }
-        if (j.contains("stiffness")) {
-            const auto& s = j["stiffness"];
-            if (s.contains("xpbd"))
-                if (auto e = readStiffness(s["xpbd"], p.xpbd_stiffness); !e.empty()) return fail(e);
-            if (s.contains("pbd"))
-                if (auto e = readStiffness(s["pbd"], p.pbd_stiffness); !e.empty()) return fail(e);
-        }
-        if (auto e = a.setParams(p); !e.empty()) return fail(e);
+    // Everything is checked before anything is applied: a bad preset leaves the state alone.
+    std::vector<std::pair<engine::render::Overlay, bool>> overlays;
+    for (const auto& [name, on] : d.overlays) {
+        auto o = engine::render::parseOverlay(name);
+        if (!o) return fail("overlays." + name + ": unknown overlay");
+        overlays.emplace_back(*o, on);
+    }
+    // Solver parameters are assembled first and applied (validated) at once.
+    sim::SolverParams p = a.state().controls.params;
+    if (d.solver) p.solver = *d.solver;
+    if (d.mode) p.mode = *d.mode;
+    if (d.fiber_form) p.fiber_form = *d.fiber_form;
+    for (const auto& [np, v] : d.params) np->set(p, v);
+    for (const auto& [f, k] : d.xpbd_stiffness) p.xpbd_stiffness[f] = k;
+    for (const auto& [f, k] : d.pbd_stiffness) p.pbd_stiffness[f] = k;
+    if (auto e = a.setParams(p); !e.empty()) return fail(e);
 
-        if (j.contains("playback")) {
-            const auto& pb = j["playback"];
-            if (pb.contains("playing")) a.setPlaying(pb["playing"].get<bool>());
-            if (pb.contains("loop")) a.setLoop(pb["loop"].get<bool>());
-            if (pb.contains("speed")) a.setSpeed(pb["speed"].get<float>());
-            if (pb.contains("animation") && pb["animation"].get<int>() != a.state().controls.animation)
-                a.setAnimation(pb["animation"].get<int>());
-        }
-        if (j.contains("activation")) {
-            if (j["activation"].is_null())
-                a.setGlobalActivation(std::nullopt);
-            else
-                a.setGlobalActivation(j["activation"].get<float>());
-        }
-        if (j.contains("muscles")) {
-            const auto& ms = j["muscles"];
-            for (size_t m = 0; m < ms.size() && m < a.state().controls.muscles.size(); ++m) {
-                if (ms[m].contains("activation")) a.setMuscleActivation(m, ms[m]["activation"].get<float>());
-                if (ms[m].contains("sensor")) a.setMuscleSensor(m, ms[m]["sensor"].get<bool>());
-                if (ms[m].contains("overpressure")) a.setMuscleOverpressure(m, ms[m]["overpressure"].get<float>());
-            }
-        }
-        if (j.contains("overpressure")) a.setGlobalOverpressure(j["overpressure"].get<float>());
-        if (j.contains("overlays"))
-            for (auto it = j["overlays"].begin(); it != j["overlays"].end(); ++it) {
-                auto o = engine::render::parseOverlay(it.key());
-                if (!o) return fail("unknown overlay '" + it.key() + "'");
-                a.setOverlay(*o, it->get<bool>());
-            }
-        if (j.contains("shadows")) a.setShadows(j["shadows"].get<bool>());
-        if (j.contains("bones")) a.setBones(j["bones"].get<bool>());
-        if (j.contains("ground")) a.setGround(j["ground"].get<bool>());
-        if (j.contains("error_scale")) {
-            const float e = j["error_scale"].get<float>();
-            if (!(e >= Actions::kErrorScaleMin && e <= Actions::kErrorScaleMax)) {
-                std::ostringstream os;
-                os << "error_scale " << e << " out of range [" << Actions::kErrorScaleMin << ", " << Actions::kErrorScaleMax << "]";
-                return fail(os.str());
-            }
-            a.setErrorScale(e);
-        }
-        if (j.contains("ui")) a.setUiVisible(j["ui"].get<bool>());
-        if (j.contains("camera")) {
-            const auto& c = j["camera"];
-            auto cam = a.state().camera;
-            if (c.contains("target")) cam.target = {c["target"][0].get<float>(), c["target"][1].get<float>(), c["target"][2].get<float>()};
-            if (c.contains("distance")) cam.distance = c["distance"].get<float>();
-            if (c.contains("yaw")) cam.yaw = c["yaw"].get<float>();
-            if (c.contains("pitch")) cam.pitch = c["pitch"].get<float>();
-            a.setCamera(cam);
-        }
-    } catch (const json::exception& e) {
-        return fail(std::string("wrong value type: ") + e.what());
+    if (d.playing) a.setPlaying(*d.playing);
+    if (d.loop) a.setLoop(*d.loop);
+    if (d.speed) a.setSpeed(*d.speed);
+    if (d.animation && *d.animation != a.state().controls.animation) a.setAnimation(*d.animation);
+    if (d.activation) a.setGlobalActivation(*d.activation);
+    for (size_t m = 0; m < d.muscles.size() && m < a.state().controls.muscles.size(); ++m) {
+        const auto& mc = d.muscles[m];
+        if (mc.activation) a.setMuscleActivation(m, *mc.activation);
+        if (mc.sensor) a.setMuscleSensor(m, *mc.sensor);
+        if (mc.overpressure) a.setMuscleOverpressure(m, *mc.overpressure);
+    }
+    if (d.overpressure) a.setGlobalOverpressure(*d.overpressure);
+    for (const auto& [o, on] : overlays) a.setOverlay(o, on);
+    if (d.shadows) a.setShadows(*d.shadows);
+    if (d.bones) a.setBones(*d.bones);
+    if (d.ground) a.setGround(*d.ground);
+    if (d.error_scale) a.setErrorScale(*d.error_scale);
+    if (d.ui) a.setUiVisible(*d.ui);
+    if (d.camera_target || d.camera_distance || d.camera_yaw || d.camera_pitch) {
+        auto cam = a.state().camera;
+        if (d.camera_target) cam.target = *d.camera_target;
+        if (d.camera_distance) cam.distance = *d.camera_distance;
+        if (d.camera_yaw) cam.yaw = *d.camera_yaw;
+        if (d.camera_pitch) cam.pitch = *d.camera_pitch;
+        a.setCamera(cam);
     }
     return {};
 }

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "app/viewer/actions.h"
+#include "app/viewer/presets.h"
 #include "app/viewer/shortcuts.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
@@ -128,6 +129,26 @@ TEST(ViewerActions, PresetsRoundTrip) {
     std::string e = b.actions.loadPreset(bad);
     EXPECT_NE(e.find("msxpbd-bad.json"), std::string::npos) << e;
     EXPECT_EQ(b.state.controls.params.iterations, 33);
+}
+
+TEST(ViewerActions, BadPresetsNeverCrashAndLeaveTheStateAlone) {
+    Rig r;
+    r.actions.execute("set iterations 21");
+    const auto camera = r.state.camera;
+    for (const char* text : {R"({"camera": {"target": []}})", R"({"camera": {"target": [0.1]}})",
+                             R"({"params": {"iterations": 12}, "overlays": {"nope": true}})",
+                             R"({"params": {"iterations": 12}, "camera": {"distance": -1}})", "[[[[[[", "[]"}) {
+        std::string e = applyPresetText(text, "p.json", r.actions);
+        EXPECT_EQ(e.rfind("p.json: ", 0), 0u) << text << " → " << e;
+        EXPECT_EQ(r.state.controls.params.iterations, 21) << text;
+        EXPECT_EQ(r.state.camera.target, camera.target) << text;
+        EXPECT_EQ(r.state.camera.distance, camera.distance) << text;
+    }
+    EXPECT_EQ(applyPresetText(R"({"camera": {"target": [1, 2, 3]}, "overlays": {"wireframe": true}})", "p.json",
+                              r.actions),
+              "");
+    EXPECT_EQ(r.state.camera.target, glm::vec3(1, 2, 3));
+    EXPECT_TRUE(r.state.render.overlay(engine::render::Overlay::Wireframe));
 }
 
 // Starts the sim thread paused and loads a scene (builtin:t1) through the actions.
