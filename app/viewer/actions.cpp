@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 #include <vector>
 
@@ -258,10 +259,19 @@ std::vector<std::string> split(std::string_view s) {
     return out;
 }
 
+// A finite number (nan and inf are refused: they would reach the camera, the
+// playback speed or the sim as they are).
 bool number(const std::string& s, double& v) {
     auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+    return r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v);
 }
+
+// A count or an index: a whole number in [lo, hi] (a huge or negative value
+// converted to size_t or int is undefined behaviour).
+bool whole(const std::string& s, double& v, double lo, double hi) {
+    return number(s, v) && v == std::floor(v) && v >= lo && v <= hi;
+}
+constexpr double kMaxIndex = 1e6, kMaxSteps = 1e5;
 
 std::optional<bool> onOff(const std::string& s, bool current) {
     if (s == "on" || s == "1" || s == "true") return true;
@@ -277,14 +287,16 @@ std::string Actions::execute(std::string_view command) {
     const std::string& verb = w[0];
     auto need = [&](size_t n) { return w.size() == n + 1; };
     auto num = [&](size_t i, double& v) { return i < w.size() && number(w[i], v); };
+    auto idx = [&](size_t i, double& v) { return i < w.size() && whole(w[i], v, -1.0, kMaxIndex); };
+    auto count = [&](size_t i, double& v) { return i < w.size() && whole(w[i], v, 1.0, kMaxSteps); };
     double v = 0.0, v2 = 0.0;
     const std::string bad = "bad command '" + std::string(command) + "' (see Help, F1)";
 
     if (verb == "play" && need(0)) return setPlaying(true), std::string();
     if (verb == "pause" && need(0)) return setPlaying(false), std::string();
     if (verb == "toggle-play" && need(0)) return togglePlay(), std::string();
-    if (verb == "step" && (need(0) || (need(1) && num(1, v)))) return stepForward(w.size() > 1 ? int(v) : 1), std::string();
-    if (verb == "step-back" && (need(0) || (need(1) && num(1, v))))
+    if (verb == "step" && (need(0) || (need(1) && count(1, v)))) return stepForward(w.size() > 1 ? int(v) : 1), std::string();
+    if (verb == "step-back" && (need(0) || (need(1) && count(1, v))))
         return stepBack(w.size() > 1 ? int(v) : 1), std::string();
     if (verb == "reset" && need(0)) return reset(), std::string();
     if (verb == "reload" && need(0)) return reload(), std::string();
@@ -295,7 +307,7 @@ std::string Actions::execute(std::string_view command) {
         auto b = onOff(w[1], s_.controls.loop);
         return b ? (setLoop(*b), std::string()) : bad;
     }
-    if (verb == "animation" && need(1) && num(1, v)) return setAnimation(int(v)), std::string();
+    if (verb == "animation" && need(1) && idx(1, v)) return setAnimation(int(v)), std::string();
     if (verb == "frame" && need(0)) return frameAll(), std::string();
     if (verb == "ui" && need(1)) {
         auto b = onOff(w[1], s_.ui_visible);
@@ -341,17 +353,17 @@ std::string Actions::execute(std::string_view command) {
         if (w[1] == "off") return setGlobalActivation(std::nullopt), std::string();
         return num(1, v) ? (setGlobalActivation(float(v)), std::string()) : bad;
     }
-    if (verb == "muscle-activation" && need(2) && num(1, v) && num(2, v2))
+    if (verb == "muscle-activation" && need(2) && idx(1, v) && v >= 0.0 && num(2, v2))
         return setMuscleActivation(size_t(v), float(v2)), std::string();
-    if (verb == "sensor" && need(2) && num(1, v)) {
+    if (verb == "sensor" && need(2) && idx(1, v) && v >= 0.0) {
         auto b = onOff(w[2], true);
         return b ? (setMuscleSensor(size_t(v), *b), std::string()) : bad;
     }
     if (verb == "overpressure" && need(1) && num(1, v)) return setGlobalOverpressure(float(v)), std::string();
-    if (verb == "muscle-overpressure" && need(2) && num(1, v) && num(2, v2))
+    if (verb == "muscle-overpressure" && need(2) && idx(1, v) && v >= 0.0 && num(2, v2))
         return setMuscleOverpressure(size_t(v), float(v2)), std::string();
-    if (verb == "solo" && need(1) && num(1, v)) return soloMuscle(int(v)), std::string();
-    if (verb == "select" && need(1) && num(1, v)) return selectMuscle(int(v)), std::string();
+    if (verb == "solo" && need(1) && idx(1, v)) return soloMuscle(int(v)), std::string();
+    if (verb == "select" && need(1) && idx(1, v)) return selectMuscle(int(v)), std::string();
     if (verb == "preset-save" && need(1)) return savePreset(w[1]);
     if (verb == "preset-load" && need(1)) return loadPreset(w[1]);
     if (verb == "set" && need(2)) {

@@ -104,6 +104,24 @@ TEST(ViewerActions, NumericCommandsValidateLikeTheTable) {
     EXPECT_NE(r.actions.execute("set stiffness fiber 2"), "");  // PBD needs [0, 1]
 }
 
+// Typed commands reach the camera, the playback and the sim as they are:
+// nan, inf and indices a size_t or int cannot hold are refused.
+TEST(ViewerActions, NonFiniteAndHugeNumbersAreRefused) {
+    Rig r;
+    const auto camera = r.state.camera;
+    const float speed = r.state.controls.speed;
+    for (const char* cmd : {"speed nan", "speed inf", "orbit nan 0", "orbit 0 -inf", "zoom nan", "pan 1 1 nan",
+                            "scrub nan", "muscle-activation 1e300 0.5", "muscle-activation -3 0.5",
+                            "muscle-overpressure 1.5 0.1", "sensor -1 on", "step 1e12", "step-back -2",
+                            "step 0.5", "animation 1e30", "solo nan", "activation nan", "overpressure inf"})
+        EXPECT_NE(r.actions.execute(cmd), "") << cmd;
+    EXPECT_EQ(r.state.controls.speed, speed);
+    EXPECT_EQ(r.state.camera.distance, camera.distance);
+    EXPECT_EQ(r.state.camera.yaw, camera.yaw);
+    EXPECT_EQ(r.state.camera.pitch, camera.pitch);
+    EXPECT_FALSE(r.state.controls.activation_override);
+}
+
 TEST(ViewerActions, PresetsRoundTrip) {
     Rig a;
     a.actions.execute("set solver hybrid");
