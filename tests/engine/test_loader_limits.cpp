@@ -1,7 +1,9 @@
 // The glTF loader's bounds (docs/scene-format.md, "Limits"): every class of
 // input that used to crash, hang, exhaust memory, read outside the scene's
 // folder or blow up the first solver step is refused with a message naming the
-// file and the cause.
+// file and the cause. GltfLoaderErrors.* (also run under ASan by scripts/asan)
+// are the bad-input cases; GltfLoaderLimits.* measure peak memory (max RSS,
+// meaningless under a sanitizer's allocator) and run the solver.
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -95,7 +97,7 @@ std::string deepJson(int depth) { return std::string(size_t(depth), '[') + std::
 
 // ---------------------------------------------------------------- JSON depth
 
-TEST(LoaderLimits, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
+TEST(GltfLoaderErrors, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
     // 15 000 levels in extras overflowed the stack in tinygltf's recursive parser.
     Builder b = muscleFile(goodExtras());
     b.doc["nodes"][1]["extras"] = json::object();
@@ -144,7 +146,7 @@ TEST(LoaderLimits, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
 
 // ---------------------------------------------------------------- memory
 
-TEST(LoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
+TEST(GltfLoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
     const long rss0 = maxRssKiB();
     // POSITION count 2^26 in a file of a few hundred bytes.
     Builder b = muscleFile(goodExtras());
@@ -177,7 +179,7 @@ TEST(LoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
     EXPECT_LT(maxRssKiB() - rss0, 256 * 1024);
 }
 
-TEST(LoaderLimits, ChannelsSharingOneSamplerAreCountedEachTime) {
+TEST(GltfLoaderLimits, ChannelsSharingOneSamplerAreCountedEachTime) {
     // One sampler of 1M keys (16 MB of file) read by 40 channels: 1.28 GB decoded.
     Builder b = muscleFile(goodExtras());
     const size_t n = 1u << 20;
@@ -197,7 +199,7 @@ TEST(LoaderLimits, ChannelsSharingOneSamplerAreCountedEachTime) {
     EXPECT_LT(maxRssKiB() - rss0, 900 * 1024);
 }
 
-TEST(LoaderLimits, CountsReadFromExtrasAreCapped) {
+TEST(GltfLoaderLimits, CountsReadFromExtrasAreCapped) {
     Builder b = muscleFile(goodExtras());
     json planes = json::array();
     for (int i = 0; i < 1000; ++i) planes.push_back({{"origin", {0, 0, 0}}, {"normal", {0, 1, 0}}});
@@ -219,7 +221,7 @@ TEST(LoaderLimits, CountsReadFromExtrasAreCapped) {
 
 // ---------------------------------------------------------------- files
 
-TEST(LoaderLimits, OnlyRegularFilesAreOpened) {
+TEST(GltfLoaderErrors, OnlyRegularFilesAreOpened) {
     TempDir d("files");
     Scene s;
     const fs::path fifo = d.path / "fifo.glb";
@@ -237,7 +239,7 @@ TEST(LoaderLimits, OnlyRegularFilesAreOpened) {
     EXPECT_EQ(loadScene((d.path / "link.glb").string(), s), "");
 }
 
-TEST(LoaderLimits, BufferUrisMustStayInsideTheScenesFolder) {
+TEST(GltfLoaderErrors, BufferUrisMustStayInsideTheScenesFolder) {
     TempDir d("uris");
     const fs::path scene_dir = d.path / "scene";
     fs::create_directories(scene_dir / "sub");
@@ -288,7 +290,7 @@ TEST(LoaderLimits, BufferUrisMustStayInsideTheScenesFolder) {
     }
 }
 
-TEST(LoaderLimits, ImageFilesAreNeverOpened) {
+TEST(GltfLoaderErrors, ImageFilesAreNeverOpened) {
     TempDir d("images");
     Builder b = muscleFile(goodExtras());
     gltf_test::writeFile(d.path / "s.bin", b.bin);
@@ -320,7 +322,7 @@ TEST(LoaderLimits, ImageFilesAreNeverOpened) {
     EXPECT_FALSE(opened) << "the image FIFO was opened";
 }
 
-TEST(LoaderLimits, UnsupportedRequiredExtensionsAreRefusedByName) {
+TEST(GltfLoaderErrors, UnsupportedRequiredExtensionsAreRefusedByName) {
     for (const char* ext : {"KHR_draco_mesh_compression", "EXT_meshopt_compression"}) {
         Builder b = muscleFile(goodExtras());
         b.doc["extensionsUsed"] = json::array({ext});
@@ -338,7 +340,7 @@ TEST(LoaderLimits, UnsupportedRequiredExtensionsAreRefusedByName) {
 
 // ---------------------------------------------------------------- values
 
-TEST(LoaderLimits, SingularAndOutOfRangeTransformsAreRefused) {
+TEST(GltfLoaderErrors, SingularAndOutOfRangeTransformsAreRefused) {
     struct Case {
         const char* what;
         json value;
@@ -369,7 +371,7 @@ TEST(LoaderLimits, SingularAndOutOfRangeTransformsAreRefused) {
     EXPECT_TRUE(contains(e, "node 1 'hand'") && contains(e, "world transform")) << e;
 }
 
-TEST(LoaderLimits, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
+TEST(GltfLoaderErrors, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
     struct Case {
         std::function<void(Builder&)> edit;
         const char* expect;
@@ -413,14 +415,14 @@ TEST(LoaderLimits, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
 
 // ---------------------------------------------------------------- messages
 
-TEST(LoaderLimits, InwardWoundMuscleSaysSo) {
+TEST(GltfLoaderErrors, InwardWoundMuscleSaysSo) {
     std::string e = load(muscleFile(goodExtras(), true).glb(), "inward.glb");
     EXPECT_TRUE(contains(e, "inward.glb: node 2 'muscle'")) << e;
     EXPECT_TRUE(contains(e, "wound inwards") && contains(e, "flip the winding")) << e;
     EXPECT_FALSE(contains(e, "not a closed manifold")) << e;
 }
 
-TEST(LoaderLimits, InternalStructureErrorsArePrefixedOnce) {
+TEST(GltfLoaderErrors, InternalStructureErrorsArePrefixedOnce) {
     Scene s;
     ASSERT_EQ(loadGltfSceneFromMemory(muscleFile(goodExtras()).glb(), "m.glb", ".", s), "");
     sim::SceneDesc d = s.desc;
@@ -433,7 +435,7 @@ TEST(LoaderLimits, InternalStructureErrorsArePrefixedOnce) {
 
 // ---------------------------------------------------------------- contact grid
 
-TEST(LoaderLimits, ContactGridStaysBoundedWithAHugeBoneMesh) {
+TEST(GltfLoaderLimits, ContactGridStaysBoundedWithAHugeBoneMesh) {
     // T5's 16 muscles (small triangles) plus a bone mesh of kilometre-sized
     // triangles: the grid's cells sized by the mean edge made each huge
     // triangle cover ~10^9 cells.
