@@ -1,15 +1,19 @@
 // glTF 2.0 → engine::Scene. tinygltf parses the JSON and the buffers; every
 // index, offset and count is validated here before any buffer is read, sparse
 // accessors are applied here, and the msxpbd extras schema
-// (docs/scene-format.md) is interpreted here.
+// (docs/scene-format.md) is interpreted here. Every bound applied is listed in
+// engine/gltf_input.h and docs/scene-format.md ("Limits"): the JSON is scanned
+// for depth before any recursive parser sees it, tinygltf reads files only
+// through the callbacks below (buffers inside the scene's folder, never
+// images), and every decoded array counts against a per-file budget.
 #include "engine/gltf_loader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include <tiny_gltf.h>
@@ -17,6 +21,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "engine/gltf_input.h"
 #include "sim/mesh_topology.h"
 
 namespace engine {
@@ -32,7 +37,34 @@ struct LoadError : std::runtime_error {
 constexpr const char* kMuscleKey = "msxpbd_muscle";
 constexpr const char* kBodyKey = "msxpbd_body";
 constexpr const char* kSceneKey = "msxpbd_scene";
-constexpr uint64_t kMaxElements = uint64_t(1) << 26;
+namespace lim = gltf_limits;
+
+std::string fmt(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+std::string fmtVec(const std::vector<double>& v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + fmt(v[i]);
+    return s + "]";
+}
+
+// The per-file budget of decoded bytes (docs/scene-format.md, "Limits"):
+// charged before each allocation sized from the file, never refunded, so a
+// sampler shared by many channels is counted each time it is read.
+struct Budget {
+    uint64_t total = 0, left = 0;
+    void charge(uint64_t bytes, const std::string& where) {
+        if (bytes > left)
+            fail(where + ": decoded data would exceed the file's budget of " + std::to_string(total >> 20) +
+                 " MiB (64 MiB + 16 bytes per byte of input; docs/scene-format.md, Limits)");
+        left -= bytes;
+    }
+};
+
+// A number as the float it becomes: finite after conversion.
+bool finiteFloat(double d) { return std::isfinite(d) && std::isfinite(float(d)); }
 
 std::string nodeName(const tinygltf::Model& m, int i) {
     std::string s = "node " + std::to_string(i);
@@ -126,7 +158,7 @@ struct AccessorData {
     int component_type = 0;
 };
 
-AccessorData readAccessor(const tinygltf::Model& m, int index, const std::string& what) {
+AccessorData readAccessor(const tinygltf::Model& m, int index, const std::string& what, Budget& budget) {
     if (index < 0 || size_t(index) >= m.accessors.size())
         fail(what + ": accessor " + std::to_string(index) + " out of range (" + std::to_string(m.accessors.size()) +
              " accessors)");
@@ -137,27 +169,60 @@ AccessorData readAccessor(const tinygltf::Model& m, int index, const std::string
     if (cs == 0) fail(where + ": invalid componentType " + std::to_string(a.componentType));
     if (nc == 0) fail(where + ": invalid type");
     if (nc > 4 && cs < 4) fail(where + ": matrices of 8/16-bit components are not supported");
-    if (a.count > kMaxElements) fail(where + ": count " + std::to_string(a.count) + " is too large");
+    if (a.count > lim::kMaxAccessorElements)
+        fail(where + ": count " + std::to_string(a.count) + " exceeds the limit of " +
+             std::to_string(lim::kMaxAccessorElements) + " elements");
+    // Every byte range is checked (64-bit: count ≤ 2^24, stride < 2^31)
+    // before anything is allocated.
+    const uint64_t elem = uint64_t(cs) * uint64_t(nc);
+    const unsigned char* base = nullptr;
+    size_t stride = size_t(elem);
+    if (a.bufferView >= 0) {
+        size_t len = 0;
+        base = viewBytes(m, a.bufferView, where, &len);
+        const tinygltf::BufferView& view = m.bufferViews[size_t(a.bufferView)];
+        int stride_i = a.ByteStride(view);
+        if (stride_i <= 0) fail(where + ": invalid byteStride " + std::to_string(view.byteStride));
+        stride = size_t(stride_i);
+        if (stride < elem) fail(where + ": byteStride " + std::to_string(stride) + " smaller than the element");
+        if (a.byteOffset > len)
+            fail(where + ": byteOffset " + std::to_string(a.byteOffset) + " out of range of bufferView " +
+                 std::to_string(a.bufferView) + " (" + std::to_string(len) + " bytes)");
+        if (a.count > 0) {
+            const uint64_t need = uint64_t(a.byteOffset) + uint64_t(stride) * (uint64_t(a.count) - 1) + elem;
+            if (need > len)
+                fail(where + ": out of range: needs " + std::to_string(need) + " bytes, bufferView " +
+                     std::to_string(a.bufferView) + " has " + std::to_string(len));
+        }
+    }
+    const unsigned char* ib = nullptr;
+    const unsigned char* vb = nullptr;
+    int ics = 0;
+    if (a.sparse.isSparse) {
+        const auto& sp = a.sparse;
+        if (sp.count < 1 || uint64_t(sp.count) > a.count)
+            fail(where + ": sparse count " + std::to_string(sp.count) + " out of range");
+        ics = componentSize(sp.indices.componentType);
+        if (sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+            sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+            sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+            fail(where + ": sparse indices componentType must be unsigned");
+        if (sp.indices.byteOffset < 0 || sp.values.byteOffset < 0) fail(where + ": negative sparse byteOffset");
+        size_t ilen = 0, vlen = 0;
+        ib = viewBytes(m, sp.indices.bufferView, where + " sparse indices", &ilen);
+        vb = viewBytes(m, sp.values.bufferView, where + " sparse values", &vlen);
+        const uint64_t ineed = uint64_t(sp.indices.byteOffset) + uint64_t(ics) * uint64_t(sp.count);
+        const uint64_t vneed = uint64_t(sp.values.byteOffset) + elem * uint64_t(sp.count);
+        if (ineed > ilen) fail(where + ": sparse indices out of range of their bufferView");
+        if (vneed > vlen) fail(where + ": sparse values out of range of their bufferView");
+    }
+    budget.charge(uint64_t(a.count) * uint64_t(nc) * sizeof(double), where);
     AccessorData out;
     out.count = a.count;
     out.comps = nc;
     out.component_type = a.componentType;
     out.v.assign(a.count * size_t(nc), 0.0);
-    const size_t elem = size_t(cs) * size_t(nc);
-    if (a.bufferView >= 0) {
-        size_t len = 0;
-        const unsigned char* base = viewBytes(m, a.bufferView, where, &len);
-        const tinygltf::BufferView& view = m.bufferViews[size_t(a.bufferView)];
-        int stride_i = a.ByteStride(view);
-        if (stride_i <= 0) fail(where + ": invalid byteStride " + std::to_string(view.byteStride));
-        const size_t stride = size_t(stride_i);
-        if (stride < elem) fail(where + ": byteStride " + std::to_string(stride) + " smaller than the element");
-        if (a.count > 0) {
-            const uint64_t need = uint64_t(a.byteOffset) + uint64_t(stride) * (a.count - 1) + elem;
-            if (a.byteOffset > len || need > len)
-                fail(where + ": out of range: needs " + std::to_string(need) + " bytes, bufferView " +
-                     std::to_string(a.bufferView) + " has " + std::to_string(len));
-        }
+    if (base) {
         for (size_t i = 0; i < a.count; ++i) {
             const unsigned char* p = base + a.byteOffset + i * stride;
             for (int c = 0; c < nc; ++c) out.v[i * size_t(nc) + size_t(c)] = readComponent(p + c * cs, a.componentType, a.normalized);
@@ -165,34 +230,20 @@ AccessorData readAccessor(const tinygltf::Model& m, int index, const std::string
     }
     if (a.sparse.isSparse) {
         const auto& sp = a.sparse;
-        if (sp.count < 1 || size_t(sp.count) > a.count)
-            fail(where + ": sparse count " + std::to_string(sp.count) + " out of range");
-        const int ics = componentSize(sp.indices.componentType);
-        if (sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-            sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-            sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-            fail(where + ": sparse indices componentType must be unsigned");
-        if (sp.indices.byteOffset < 0 || sp.values.byteOffset < 0) fail(where + ": negative sparse byteOffset");
-        size_t ilen = 0, vlen = 0;
-        const unsigned char* ib = viewBytes(m, sp.indices.bufferView, where + " sparse indices", &ilen);
-        const unsigned char* vb = viewBytes(m, sp.values.bufferView, where + " sparse values", &vlen);
-        const uint64_t ineed = uint64_t(sp.indices.byteOffset) + uint64_t(ics) * uint64_t(sp.count);
-        const uint64_t vneed = uint64_t(sp.values.byteOffset) + uint64_t(elem) * uint64_t(sp.count);
-        if (ineed > ilen) fail(where + ": sparse indices out of range of their bufferView");
-        if (vneed > vlen) fail(where + ": sparse values out of range of their bufferView");
         for (int k = 0; k < sp.count; ++k) {
             double di = readComponent(ib + sp.indices.byteOffset + size_t(k) * size_t(ics), sp.indices.componentType, false);
             size_t target = size_t(di);
             if (target >= a.count)
                 fail(where + ": sparse index " + std::to_string(target) + " out of range (count " +
                      std::to_string(a.count) + ")");
-            const unsigned char* p = vb + sp.values.byteOffset + size_t(k) * elem;
+            const unsigned char* p = vb + sp.values.byteOffset + size_t(k) * size_t(elem);
             for (int c = 0; c < nc; ++c)
                 out.v[target * size_t(nc) + size_t(c)] = readComponent(p + c * cs, a.componentType, a.normalized);
         }
     }
-    for (double d : out.v)
-        if (!std::isfinite(d)) fail(where + ": contains a non-finite value");
+    for (size_t i = 0; i < out.v.size(); ++i)
+        if (!std::isfinite(out.v[i]))
+            fail(where + ": element " + std::to_string(i / size_t(nc)) + " is not finite (" + fmt(out.v[i]) + ")");
     return out;
 }
 
@@ -205,6 +256,7 @@ void requireComps(const AccessorData& d, int comps, const std::string& what) {
 
 json parseExtras(const std::string& s, const std::string& where) {
     if (s.empty()) return json::object();
+    if (std::string e = gltf_input::checkJsonBounds(s); !e.empty()) fail(where + ": extras: " + e);
     json j = json::parse(s, nullptr, false);
     if (j.is_discarded()) fail(where + ": extras are not valid JSON");
     return j;
@@ -216,6 +268,8 @@ json schemaObject(const json& extras, const char* key, const std::string& where)
     if (!extras.is_object() || !extras.contains(key)) return json();
     json v = extras.at(key);
     if (v.is_string()) {
+        if (std::string e = gltf_input::checkJsonBounds(v.get_ref<const std::string&>()); !e.empty())
+            fail(where + ": extras." + key + ": " + e);
         json p = json::parse(v.get<std::string>(), nullptr, false);
         if (p.is_discarded()) fail(where + ": extras." + key + " is a string but not valid JSON");
         v = p;
@@ -229,20 +283,45 @@ double getNumber(const json& o, const char* key, double def, const std::string& 
     const json& v = o.at(key);
     if (!v.is_number()) fail(where + ": '" + key + "' must be a number");
     double d = v.get<double>();
-    if (!std::isfinite(d)) fail(where + ": '" + key + "' must be finite");
+    if (!finiteFloat(d)) fail(where + ": '" + key + "' = " + fmt(d) + " must be finite (as a 32-bit float)");
     return d;
 }
 
-glm::vec3 getVec3(const json& v, const std::string& where) {
+// A number in [lo, hi] (and, for a physical quantity with lo > 0, not denormal
+// as a float: lo is far above FLT_MIN).
+double getBounded(const json& o, const char* key, double def, double lo, double hi, const std::string& where) {
+    const double d = getNumber(o, key, def, where);
+    if (!(d >= lo && d <= hi))
+        fail(where + ": '" + key + "' = " + fmt(d) + " is out of range [" + fmt(lo) + ", " + fmt(hi) + "]");
+    return d;
+}
+
+// Three numbers, each |x| ≤ bound (default: the coordinate bound, metres).
+glm::vec3 getVec3(const json& v, const std::string& where, double bound = lim::kMaxCoordinate) {
     if (!v.is_array() || v.size() != 3) fail(where + " must be an array of 3 numbers");
     glm::vec3 r;
     for (int i = 0; i < 3; ++i) {
         if (!v[size_t(i)].is_number()) fail(where + " must be an array of 3 numbers");
         double d = v[size_t(i)].get<double>();
-        if (!std::isfinite(d)) fail(where + " must be finite");
+        if (!finiteFloat(d)) fail(where + " must be finite (as a 32-bit float), got " + fmt(d));
+        if (std::fabs(d) > bound) fail(where + ": " + fmt(d) + " is out of range (|x| <= " + fmt(bound) + ")");
         r[i] = float(d);
     }
     return r;
+}
+
+// A direction: bounded components, length well above zero; returned unit.
+glm::vec3 getDirection(const json& v, const std::string& where) {
+    glm::vec3 d = getVec3(v, where);
+    const float l = glm::length(d);
+    if (!(l >= 1e-6f)) fail(where + " must not be zero");
+    return d / l;
+}
+
+// An array with at most `max` entries.
+void requireArrayAtMost(const json& a, size_t max, const std::string& where) {
+    if (a.is_array() && a.size() > max)
+        fail(where + " has " + std::to_string(a.size()) + " entries; the limit is " + std::to_string(max));
 }
 
 std::string getName(const json& v, const std::string& where) {
@@ -261,7 +340,7 @@ struct Geometry {
     bool has_normals = true;
 };
 
-Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const std::string& where) {
+Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const std::string& where, Budget& budget) {
     if (mesh_index < 0 || size_t(mesh_index) >= m.meshes.size())
         fail(where + ": mesh " + std::to_string(mesh_index) + " out of range");
     const tinygltf::Mesh& mesh = m.meshes[size_t(mesh_index)];
@@ -273,15 +352,19 @@ Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const 
         if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;  // points/lines/strips: skipped
         auto it = prim.attributes.find("POSITION");
         if (it == prim.attributes.end()) fail(pw + ": no POSITION attribute");
-        AccessorData pos = readAccessor(m, it->second, pw + " POSITION");
+        AccessorData pos = readAccessor(m, it->second, pw + " POSITION", budget);
         requireComps(pos, 3, pw + " POSITION");
         const size_t base = g.positions.size();
-        if (base + pos.count > kMaxElements) fail(pw + ": too many vertices");
+        if (base + pos.count > lim::kMaxAccessorElements) fail(pw + ": too many vertices");
+        for (size_t i = 0; i < pos.v.size(); ++i)
+            if (!(std::fabs(pos.v[i]) <= lim::kMaxCoordinate))
+                fail(pw + " POSITION: vertex " + std::to_string(i / 3) + " coordinate " + fmt(pos.v[i]) +
+                     " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) + " m)");
         for (size_t i = 0; i < pos.count; ++i)
             g.positions.emplace_back(pos.v[3 * i], pos.v[3 * i + 1], pos.v[3 * i + 2]);
         auto nit = prim.attributes.find("NORMAL");
         if (nit != prim.attributes.end()) {
-            AccessorData n = readAccessor(m, nit->second, pw + " NORMAL");
+            AccessorData n = readAccessor(m, nit->second, pw + " NORMAL", budget);
             requireComps(n, 3, pw + " NORMAL");
             if (n.count != pos.count) fail(pw + ": NORMAL count differs from POSITION count");
             for (size_t i = 0; i < n.count; ++i) g.normals.emplace_back(n.v[3 * i], n.v[3 * i + 1], n.v[3 * i + 2]);
@@ -294,8 +377,8 @@ Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const 
             auto wit = prim.attributes.find("WEIGHTS_0");
             if (jit == prim.attributes.end() || wit == prim.attributes.end())
                 fail(pw + ": skinned mesh without JOINTS_0/WEIGHTS_0");
-            AccessorData j = readAccessor(m, jit->second, pw + " JOINTS_0");
-            AccessorData w = readAccessor(m, wit->second, pw + " WEIGHTS_0");
+            AccessorData j = readAccessor(m, jit->second, pw + " JOINTS_0", budget);
+            AccessorData w = readAccessor(m, wit->second, pw + " WEIGHTS_0", budget);
             requireComps(j, 4, pw + " JOINTS_0");
             requireComps(w, 4, pw + " WEIGHTS_0");
             if (j.count != pos.count || w.count != pos.count) fail(pw + ": JOINTS_0/WEIGHTS_0 count differs from POSITION");
@@ -312,7 +395,7 @@ Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const 
             }
         }
         if (prim.indices >= 0) {
-            AccessorData idx = readAccessor(m, prim.indices, pw + " indices");
+            AccessorData idx = readAccessor(m, prim.indices, pw + " indices", budget);
             requireComps(idx, 1, pw + " indices");
             if (idx.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT || idx.component_type == TINYGLTF_COMPONENT_TYPE_BYTE ||
                 idx.component_type == TINYGLTF_COMPONENT_TYPE_SHORT)
@@ -363,51 +446,106 @@ std::vector<uint32_t> weld(const std::vector<glm::vec3>& in, std::vector<glm::ve
     return map;
 }
 
+// A node's local transform, refused when it is not finite as floats, places
+// anything beyond the coordinate bound, or is singular (docs/scene-format.md,
+// "Limits").
 glm::mat4 nodeLocal(const tinygltf::Node& n, const std::string& where, Joint& j) {
-    auto finite = [&](const std::vector<double>& v) {
+    auto finite = [&](const std::vector<double>& v, const char* what) {
         for (double d : v)
-            if (!std::isfinite(d)) fail(where + ": non-finite transform");
+            if (!finiteFloat(d)) fail(where + ": " + what + " " + fmtVec(v) + " is not finite (as 32-bit floats)");
     };
-    finite(n.matrix);
-    finite(n.translation);
-    finite(n.rotation);
-    finite(n.scale);
+    finite(n.matrix, "matrix");
+    finite(n.translation, "translation");
+    finite(n.rotation, "rotation");
+    finite(n.scale, "scale");
+    auto checkTranslation = [&](glm::vec3 t, const char* what) {
+        for (int i = 0; i < 3; ++i)
+            if (!(std::fabs(t[i]) <= lim::kMaxCoordinate))
+                fail(where + ": " + what + " " + fmt(t[i]) + " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) +
+                     " m)");
+    };
+    auto checkScale = [&](glm::vec3 s, const std::string& what) {
+        for (int i = 0; i < 3; ++i)
+            if (!(std::fabs(s[i]) >= lim::kMinScale && std::fabs(s[i]) <= lim::kMaxScale))
+                fail(where + ": " + what + " " + fmt(s[i]) + " makes the transform singular or extreme (|s| must be in [" +
+                     fmt(lim::kMinScale) + ", " + fmt(lim::kMaxScale) + "])");
+    };
     if (!n.matrix.empty()) {
         if (n.matrix.size() != 16) fail(where + ": matrix must have 16 numbers");
         glm::mat4 m;
         for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 4; ++r) m[c][r] = float(n.matrix[size_t(c * 4 + r)]);
+        const double det = glm::determinant(glm::dmat3(glm::mat3(m)));
+        if (!(std::fabs(det) >= lim::kMinDeterminant))
+            fail(where + ": matrix is singular (determinant " + fmt(det) + " of its 3x3 part)");
+        checkTranslation(glm::vec3(m[3]), "matrix translation");
         j.translation = glm::vec3(m[3]);
         glm::vec3 s(glm::length(glm::vec3(m[0])), glm::length(glm::vec3(m[1])), glm::length(glm::vec3(m[2])));
-        if (glm::determinant(glm::mat3(m)) < 0.0f) s.x = -s.x;
-        glm::mat3 r(glm::vec3(m[0]) / (s.x != 0 ? s.x : 1.0f), glm::vec3(m[1]) / (s.y != 0 ? s.y : 1.0f),
-                    glm::vec3(m[2]) / (s.z != 0 ? s.z : 1.0f));
+        checkScale(s, "matrix column length");
+        if (det < 0.0) s.x = -s.x;
+        glm::mat3 r(glm::vec3(m[0]) / s.x, glm::vec3(m[1]) / s.y, glm::vec3(m[2]) / s.z);
         j.rotation = glm::normalize(glm::quat_cast(r));
         j.scale = s;
     } else {
         if (!n.translation.empty()) {
             if (n.translation.size() != 3) fail(where + ": translation must have 3 numbers");
             j.translation = glm::vec3(float(n.translation[0]), float(n.translation[1]), float(n.translation[2]));
+            checkTranslation(j.translation, "translation");
         }
         if (!n.rotation.empty()) {
             if (n.rotation.size() != 4) fail(where + ": rotation must have 4 numbers");
             glm::quat q(float(n.rotation[3]), float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]));
             float l = glm::length(q);
-            j.rotation = l > 0.0f ? q / l : glm::quat(1, 0, 0, 0);
+            if (!(std::fabs(l - 1.0f) <= lim::kQuaternionTolerance))
+                fail(where + ": rotation " + fmtVec(n.rotation) + " is not a unit quaternion (length " + fmt(l) + ")");
+            j.rotation = q / l;
         }
         if (!n.scale.empty()) {
             if (n.scale.size() != 3) fail(where + ": scale must have 3 numbers");
             j.scale = glm::vec3(float(n.scale[0]), float(n.scale[1]), float(n.scale[2]));
+            checkScale(j.scale, "scale");
         }
     }
     return composeTRS(j.translation, j.rotation, j.scale);
+}
+
+// A node's rest world transform: finite, translation within the coordinate
+// bound, 3×3 entries and determinant within the scale bounds.
+void checkGlobal(const glm::mat4& g, const std::string& where) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(g[c][r])) fail(where + ": world transform is not finite");
+    for (int i = 0; i < 3; ++i)
+        if (!(std::fabs(g[3][i]) <= lim::kMaxCoordinate))
+            fail(where + ": world position " + fmt(g[3][i]) + " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) +
+                 " m)");
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            if (!(std::fabs(g[c][r]) <= lim::kMaxScale))
+                fail(where + ": world transform scales by more than " + fmt(lim::kMaxScale));
+    const double det = glm::determinant(glm::dmat3(glm::mat3(g)));
+    if (!(std::fabs(det) >= lim::kMinDeterminant))
+        fail(where + ": world transform is singular (determinant " + fmt(det) + ")");
+}
+
+// Mesh vertices placed by a rest world transform stay within the coordinate bound.
+void checkWorld(const std::vector<glm::vec3>& local, const glm::mat4& G, const std::string& where) {
+    for (size_t i = 0; i < local.size(); ++i) {
+        const glm::vec3 q = glm::vec3(G * glm::vec4(local[i], 1.0f));
+        for (int k = 0; k < 3; ++k)
+            if (!(std::fabs(q[k]) <= lim::kMaxCoordinate))
+                fail(where + ": vertex " + std::to_string(i) + " lies at " + fmt(q[k]) +
+                     " in the world, out of range (|x| <= " + fmt(lim::kMaxCoordinate) + " m)");
+    }
 }
 
 // ---------------------------------------------------------------- the model
 
 class Converter {
 public:
-    Converter(const tinygltf::Model& m, Scene& s) : m_(m), s_(s) {}
+    Converter(const tinygltf::Model& m, Scene& s, uint64_t budget) : m_(m), s_(s) {
+        budget_.total = budget_.left = budget;
+    }
 
     void run() {
         buildSkeleton();
@@ -421,6 +559,7 @@ public:
 private:
     const tinygltf::Model& m_;
     Scene& s_;
+    Budget budget_;
     std::vector<int> node_joint_;   // glTF node → skeleton joint (−1: not in the scene)
     std::vector<glm::mat4> rest_global_;  // per skeleton joint
     std::vector<json> node_extras_;
@@ -471,6 +610,7 @@ private:
             const int ji = int(s_.skeleton.joints.size());
             s_.skeleton.joints.push_back(j);
             rest_global_.push_back(pj >= 0 ? rest_global_[size_t(pj)] * local : local);
+            checkGlobal(rest_global_.back(), nodeName(m_, ni));
             node_joint_[size_t(ni)] = ji;
             node_extras_[size_t(ni)] = parseExtras(node.extras_json_string, nodeName(m_, ni));
             for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) stack.emplace_back(*c, ji);
@@ -485,7 +625,8 @@ private:
         const std::string where = "scene " + std::to_string(si);
         json o = schemaObject(parseExtras(sc.extras_json_string, where), kSceneKey, where);
         if (o.is_null()) return;
-        s_.desc.sliding_radius = float(getNumber(o, "sliding_radius", s_.desc.sliding_radius, where));
+        s_.desc.sliding_radius =
+            float(getBounded(o, "sliding_radius", s_.desc.sliding_radius, 0.0, lim::kMaxSlidingRadius, where));
         s_.desc.gravity_scale = float(getNumber(o, "gravity_scale", s_.desc.gravity_scale, where));
         if (!(s_.desc.gravity_scale >= 0.0f && s_.desc.gravity_scale <= 10.0f))
             fail(where + ": 'gravity_scale' must be in [0, 10]");
@@ -503,15 +644,14 @@ private:
         if (o.contains("planes")) {
             const json& ps = o.at("planes");
             if (!ps.is_array()) fail(where + ": 'planes' must be an array");
+            requireArrayAtMost(ps, lim::kMaxPlanes, where + ": 'planes'");
             for (size_t i = 0; i < ps.size(); ++i) {
                 const std::string pw = where + " plane " + std::to_string(i);
                 if (!ps[i].is_object()) fail(pw + " must be an object");
                 sim::PlaneDesc p;
                 if (ps[i].contains("origin")) p.origin = getVec3(ps[i].at("origin"), pw + " 'origin'");
-                if (ps[i].contains("normal")) p.normal = getVec3(ps[i].at("normal"), pw + " 'normal'");
-                float l = glm::length(p.normal);
-                if (!(l > 0.0f)) fail(pw + ": 'normal' must not be zero");
-                p.normal /= l;
+                if (ps[i].contains("normal")) p.normal = getDirection(ps[i].at("normal"), pw + " 'normal'");
+                else p.normal /= glm::length(p.normal);
                 s_.desc.planes.push_back(p);
             }
         }
@@ -523,6 +663,8 @@ private:
             json o = schemaObject(node_extras_[ni], kMuscleKey, nodeName(m_, int(ni)));
             if (o.is_null()) continue;
             if (m_.nodes[ni].mesh < 0) fail(nodeName(m_, int(ni)) + ": muscle node has no mesh");
+            if (muscle_nodes_.size() >= lim::kMaxMuscles)
+                fail(nodeName(m_, int(ni)) + ": more than " + std::to_string(lim::kMaxMuscles) + " muscles");
             muscle_by_name_.emplace(s_.skeleton.joints[size_t(node_joint_[ni])].name, int(muscle_nodes_.size()));
             muscle_nodes_.push_back(int(ni));
         }
@@ -549,6 +691,8 @@ private:
         for (size_t i = 0; i < node_joint_.size(); ++i)
             if (node_joint_[i] == joint) ni = int(i);
         const std::string where = nodeName(m_, ni);
+        if (s_.desc.bodies.size() >= lim::kMaxBodies)
+            fail(where + ": more than " + std::to_string(lim::kMaxBodies) + " bodies");
         sim::BodyDesc b;
         b.name = s_.skeleton.joints[size_t(joint)].name;
         b.transform = rest_global_[size_t(joint)];
@@ -559,15 +703,19 @@ private:
             if (!c.is_object()) fail(where + ": extras.msxpbd_body.capsule must be an object");
             b.capsule_a = getVec3(c.contains("a") ? c.at("a") : json::array({0, 0, 0}), where + " capsule 'a'");
             b.capsule_b = getVec3(c.contains("b") ? c.at("b") : json::array({0, 0, 0}), where + " capsule 'b'");
-            b.capsule_radius = float(getNumber(c, "radius", 0.0, where + " capsule"));
-            if (!(b.capsule_radius > 0.0f)) fail(where + ": capsule 'radius' must be > 0");
+            const double r = getNumber(c, "radius", 0.0, where + " capsule");
+            if (!(r >= 1e-6 && r <= lim::kMaxRadius))
+                fail(where + ": capsule 'radius' = " + fmt(r) + " is out of range [1e-06, " + fmt(lim::kMaxRadius) +
+                     "] m");
+            b.capsule_radius = float(r);
             shaped = true;
         }
         const tinygltf::Node& node = m_.nodes[size_t(ni)];
         if (!shaped && node.mesh >= 0 && node.skin < 0) {
-            Geometry g = readMesh(m_, node.mesh, false, where);
+            Geometry g = readMesh(m_, node.mesh, false, where, budget_);
             std::vector<glm::vec3> welded;
             std::vector<uint32_t> map = weld(g.positions, welded);
+            checkWorld(welded, b.transform, where + " body mesh");
             b.vertices = welded;
             for (size_t t = 0; t + 2 < g.indices.size(); t += 3) {
                 glm::uvec3 tri(map[g.indices[t]], map[g.indices[t + 1]], map[g.indices[t + 2]]);
@@ -611,7 +759,8 @@ private:
         } else if (v.is_object()) {
             if (!v.contains("near")) fail(where + ": object form needs 'near' and 'radius'");
             glm::vec3 c = getVec3(v.at("near"), where + " 'near'");
-            float r = float(getNumber(v, "radius", 0.0, where));
+            if (!v.contains("radius")) fail(where + ": object form needs 'near' and 'radius'");
+            float r = float(getBounded(v, "radius", 0.0, 0.0, lim::kMaxRadius, where));
             if (!(r > 0.0f)) fail(where + ": 'radius' must be > 0");
             for (size_t i = 0; i < local.size(); ++i)
                 if (glm::length(local[i] - c) <= r) out.push_back(uint32_t(i));
@@ -633,6 +782,7 @@ private:
             return {vertexSet(a, map, local, where + " '" + key + "'")};
         if (!a.is_array() || a.empty())
             fail(where + ": '" + key + "' must be a vertex set or a non-empty array of vertex sets");
+        requireArrayAtMost(a, lim::kMaxRootSets, where + ": '" + key + "'");
         std::vector<std::vector<uint32_t>> sets;
         for (size_t i = 0; i < a.size(); ++i)
             sets.push_back(vertexSet(a[i], map, local, where + " '" + key + "'[" + std::to_string(i) + "]"));
@@ -644,6 +794,7 @@ private:
         if (!o.contains(key)) return out;
         const json& a = o.at(key);
         if (!a.is_array()) fail(where + ": '" + key + "' must be an array of node names");
+        requireArrayAtMost(a, lim::kMaxTargetsPerMuscle, where + ": '" + key + "'");
         for (size_t i = 0; i < a.size(); ++i) {
             const std::string tw = where + " '" + key + "'[" + std::to_string(i) + "]";
             sim::TargetDesc t;
@@ -668,19 +819,20 @@ private:
             const json o = schemaObject(node_extras_[size_t(ni)], kMuscleKey, where);
             const std::string ow = where + " extras." + kMuscleKey;
             const int joint = node_joint_[size_t(ni)];
-            Geometry g = readMesh(m_, node.mesh, false, where);
+            Geometry g = readMesh(m_, node.mesh, false, where, budget_);
             sim::MuscleDesc md;
             md.name = s_.skeleton.joints[size_t(joint)].name;
             std::vector<glm::vec3> local;
             std::vector<uint32_t> map = weld(g.positions, local);
             const glm::mat4& G = rest_global_[size_t(joint)];
+            checkWorld(local, G, where + " muscle mesh");
             for (const glm::vec3& p : local) md.vertices.push_back(glm::vec3(G * glm::vec4(p, 1.0f)));
             for (size_t t = 0; t + 2 < g.indices.size(); t += 3)
                 md.triangles.emplace_back(map[g.indices[t]], map[g.indices[t + 1]], map[g.indices[t + 2]]);
             if (glm::determinant(glm::mat3(G)) < 0.0f)
                 for (glm::uvec3& t : md.triangles) std::swap(t.y, t.z);
             std::string topo = sim::checkClosedManifold(md.vertices, md.triangles);
-            if (!topo.empty()) fail(where + ": muscle mesh is not a closed manifold: " + topo);
+            if (!topo.empty()) fail(where + ": muscle mesh: " + topo);
 
             md.origin_sets = vertexSets(o, "origins", map, local, ow);
             md.insertion_sets = vertexSets(o, "insertions", map, local, ow);
@@ -707,6 +859,7 @@ private:
             if (o.contains("attachments")) {
                 const json& a = o.at("attachments");
                 if (!a.is_array()) fail(ow + ": 'attachments' must be an array");
+                requireArrayAtMost(a, lim::kMaxAttachmentEntries, ow + ": 'attachments'");
                 for (size_t i = 0; i < a.size(); ++i) {
                     const std::string aw = ow + " 'attachments'[" + std::to_string(i) + "]";
                     if (!a[i].is_object() || !a[i].contains("bone") || !a[i].contains("vertices"))
@@ -723,8 +876,7 @@ private:
                 fail(ow + ": 'initial_activation' must be in [0, 0.95]");
             md.overpressure = float(getNumber(o, "overpressure", 0.0, ow));
             if (md.overpressure < 0.0f || md.overpressure > 10.0f) fail(ow + ": 'overpressure' must be in [0, 10]");
-            md.density = float(getNumber(o, "density", md.density, ow));
-            if (!(md.density > 0.0f)) fail(ow + ": 'density' must be > 0");
+            md.density = float(getBounded(o, "density", md.density, lim::kMinDensity, lim::kMaxDensity, ow));
             if (o.contains("stiffness")) {
                 const json& st = o.at("stiffness");
                 if (!st.is_object()) fail(ow + ": 'stiffness' must be an object {family: k}");
@@ -735,11 +887,14 @@ private:
                     float k;
                     if (it.value().is_string() && it.value().get<std::string>() == "inf")
                         k = sim::kInfiniteStiffness;
-                    else if (it.value().is_number() && std::isfinite(it.value().get<double>()))
-                        k = float(it.value().get<double>());
-                    else
+                    else if (it.value().is_number() && std::isfinite(it.value().get<double>())) {
+                        const double d = it.value().get<double>();
+                        if (!(d >= lim::kMinStiffness && d <= lim::kMaxStiffness))
+                            fail(sw + " = " + fmt(d) + " is out of range [" + fmt(lim::kMinStiffness) + ", " +
+                                 fmt(lim::kMaxStiffness) + "] (or \"inf\")");
+                        k = float(d);
+                    } else
                         fail(sw + " must be a number or \"inf\"");
-                    if (!(k > 0.0f)) fail(sw + " must be > 0");
                     md.stiffness[*fam] = k;
                 }
             }
@@ -747,19 +902,19 @@ private:
             if (o.contains("sensors")) {
                 const json& a = o.at("sensors");
                 if (!a.is_array()) fail(ow + ": 'sensors' must be an array");
+                requireArrayAtMost(a, lim::kMaxSensorsPerMuscle, ow + ": 'sensors'");
                 for (size_t i = 0; i < a.size(); ++i) {
                     const std::string sw = ow + " 'sensors'[" + std::to_string(i) + "]";
                     if (!a[i].is_object() || !a[i].contains("joint")) fail(sw + " must be an object with 'joint'");
                     Sensor s;
                     s.joint = jointByName(a[i].at("joint"), sw + " 'joint'");
-                    if (a[i].contains("axis")) s.axis = getVec3(a[i].at("axis"), sw + " 'axis'");
-                    float l = glm::length(s.axis);
-                    if (!(l > 0.0f)) fail(sw + ": 'axis' must not be zero");
-                    s.axis /= l;
-                    s.angle_offset = float(getNumber(a[i], "angle_offset", 0.0, sw));
-                    s.angle_gain = float(getNumber(a[i], "angle_gain", 0.0, sw));
-                    s.velocity_gain = float(getNumber(a[i], "velocity_gain", 0.0, sw));
-                    s.acceleration_gain = float(getNumber(a[i], "acceleration_gain", 0.0, sw));
+                    if (a[i].contains("axis")) s.axis = getDirection(a[i].at("axis"), sw + " 'axis'");
+                    else s.axis /= glm::length(s.axis);
+                    const double G = lim::kMaxSensorGain;
+                    s.angle_offset = float(getBounded(a[i], "angle_offset", 0.0, -lim::kMaxAngle, lim::kMaxAngle, sw));
+                    s.angle_gain = float(getBounded(a[i], "angle_gain", 0.0, -G, G, sw));
+                    s.velocity_gain = float(getBounded(a[i], "velocity_gain", 0.0, -G, G, sw));
+                    s.acceleration_gain = float(getBounded(a[i], "acceleration_gain", 0.0, -G, G, sw));
                     ms.sensors.push_back(s);
                 }
             }
@@ -775,7 +930,7 @@ private:
             if (std::find(muscle_nodes_.begin(), muscle_nodes_.end(), int(ni)) != muscle_nodes_.end()) continue;
             const std::string where = nodeName(m_, int(ni));
             const bool skinned = node.skin >= 0;
-            Geometry g = readMesh(m_, node.mesh, skinned, where);
+            Geometry g = readMesh(m_, node.mesh, skinned, where, budget_);
             if (g.indices.empty()) continue;
             RenderMesh rm;
             rm.name = s_.skeleton.joints[size_t(node_joint_[ni])].name;
@@ -785,6 +940,8 @@ private:
                 const tinygltf::Skin& skin = m_.skins[size_t(node.skin)];
                 const std::string sw = where + ", skin " + std::to_string(node.skin);
                 if (skin.joints.empty()) fail(sw + ": no joints");
+                // Per skinned mesh node: the joint map and the inverse binds.
+                budget_.charge(uint64_t(skin.joints.size()) * (sizeof(int) + sizeof(glm::mat4)), sw);
                 for (int jn : skin.joints) {
                     if (jn < 0 || size_t(jn) >= m_.nodes.size() || node_joint_[size_t(jn)] < 0)
                         fail(sw + ": joint node " + std::to_string(jn) + " is not in the scene");
@@ -792,7 +949,7 @@ private:
                 }
                 rm.inverse_bind.assign(skin.joints.size(), glm::mat4(1.0f));  // spec: identity when absent
                 if (skin.inverseBindMatrices >= 0) {
-                    AccessorData ib = readAccessor(m_, skin.inverseBindMatrices, sw + " inverseBindMatrices");
+                    AccessorData ib = readAccessor(m_, skin.inverseBindMatrices, sw + " inverseBindMatrices", budget_);
                     requireComps(ib, 16, sw + " inverseBindMatrices");
                     if (ib.count < skin.joints.size()) fail(sw + ": fewer inverseBindMatrices than joints");
                     for (size_t k = 0; k < skin.joints.size(); ++k)
@@ -813,6 +970,26 @@ private:
             rm.normals = std::move(g.normals);
             rm.indices = std::move(g.indices);
             s_.meshes.push_back(std::move(rm));
+        }
+    }
+
+    // An animation key as the solver will use it (docs/scene-format.md, "Limits").
+    static void checkKey(ChannelPath path, glm::vec4 v, bool tangent, const std::string& where) {
+        for (int q = 0; q < 4; ++q)
+            if (!std::isfinite(v[q])) fail(where + ": not finite as a 32-bit float");
+        if (tangent || path == ChannelPath::Translation) {
+            for (int q = 0; q < 3; ++q)
+                if (!(std::fabs(v[q]) <= lim::kMaxCoordinate))
+                    fail(where + ": " + fmt(v[q]) + " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) + ")");
+        } else if (path == ChannelPath::Rotation) {
+            const float l = glm::length(v);
+            if (!(std::fabs(l - 1.0f) <= lim::kQuaternionTolerance))
+                fail(where + ": rotation is not a unit quaternion (length " + fmt(l) + ")");
+        } else {
+            for (int q = 0; q < 3; ++q)
+                if (!(std::fabs(v[q]) >= lim::kMinScale && std::fabs(v[q]) <= lim::kMaxScale))
+                    fail(where + ": scale " + fmt(v[q]) + " makes the transform singular or extreme (|s| must be in [" +
+                         fmt(lim::kMinScale) + ", " + fmt(lim::kMaxScale) + "])");
         }
     }
 
@@ -842,9 +1019,9 @@ private:
                 else if (sm.interpolation == "CUBICSPLINE") c.interpolation = Interpolation::CubicSpline;
                 else if (sm.interpolation == "LINEAR" || sm.interpolation.empty()) c.interpolation = Interpolation::Linear;
                 else fail(cw + ": unknown interpolation '" + sm.interpolation + "'");
-                AccessorData in = readAccessor(m_, sm.input, cw + " input");
+                AccessorData in = readAccessor(m_, sm.input, cw + " input", budget_);
                 requireComps(in, 1, cw + " input");
-                AccessorData outv = readAccessor(m_, sm.output, cw + " output");
+                AccessorData outv = readAccessor(m_, sm.output, cw + " output", budget_);
                 requireComps(outv, comps, cw + " output");
                 const size_t per = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
                 if (in.count == 0) fail(cw + ": no keyframes");
@@ -852,12 +1029,17 @@ private:
                     fail(cw + ": output count " + std::to_string(outv.count) + " does not match " +
                          std::to_string(in.count * per) + " for " + std::to_string(in.count) + " keys");
                 for (size_t k = 0; k < in.count; ++k) {
-                    if (k > 0 && !(in.v[k] > in.v[k - 1])) fail(cw + ": key times are not strictly increasing");
+                    if (!(std::fabs(in.v[k]) <= lim::kMaxKeyTime))
+                        fail(cw + ": key time " + fmt(in.v[k]) + " is out of range (|t| <= " + fmt(lim::kMaxKeyTime) +
+                             " s)");
+                    if (k > 0 && !(float(in.v[k]) > float(in.v[k - 1])))
+                        fail(cw + ": key times are not strictly increasing");
                     c.times.push_back(float(in.v[k]));
                 }
                 for (size_t k = 0; k < outv.count; ++k) {
                     glm::vec4 v(0.0f);
                     for (int q = 0; q < comps; ++q) v[q] = float(outv.v[k * size_t(comps) + size_t(q)]);
+                    checkKey(c.path, v, per == 3 && k % 3 != 1, cw + " output " + std::to_string(k));
                     c.values.push_back(v);
                 }
                 out.channels.push_back(std::move(c));
@@ -877,6 +1059,172 @@ std::string baseDirOf(const std::string& path) {
     return p == std::string::npos ? std::string(".") : path.substr(0, p);
 }
 
+// ------------------------------------------------ file access for tinygltf
+//
+// tinygltf 2.7 reads external buffers and images through FsCallbacks, looking
+// for `JoinPath(base_dir, urldecode(uri))` and then `./` + the same. The
+// pre-flight pass below resolves every buffer URI itself (strictly inside the
+// scene's folder, gltf_input::resolveInFolder) and lists them in the order
+// tinygltf asks for them (buffers are parsed before images); the callbacks
+// then answer only the next expected buffer and nothing else, so image files
+// and anything outside the folder are never opened.
+
+// tinygltf's own key for a URI (dlib::urldecode and JoinPath in tiny_gltf.h
+// 2.7), used only to recognise its requests.
+std::string tinygltfKey(const std::string& base_dir, const std::string& uri) {
+    auto hex = [](unsigned char c) -> unsigned char {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return 0;
+    };
+    std::string d;
+    for (size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] == '+') d += ' ';
+        else if (uri[i] == '%' && uri.size() > i + 2) {
+            d += char((hex(uri[i + 1]) << 4) | hex(uri[i + 2]));
+            i += 2;
+        } else d += uri[i];
+    }
+    if (base_dir.empty()) return d;
+    return base_dir.back() == '/' ? base_dir + d : base_dir + "/" + d;
+}
+
+// The data: URI prefixes tinygltf 2.7 decodes (IsDataURI); any other data:
+// URI it would treat as a file name.
+bool isTinygltfDataUri(const std::string& uri) {
+    for (const char* h : {"data:application/octet-stream;base64,", "data:image/jpeg;base64,", "data:image/png;base64,",
+                          "data:image/bmp;base64,", "data:image/gif;base64,", "data:text/plain;base64,",
+                          "data:application/gltf-buffer;base64,"})
+        if (uri.rfind(h, 0) == 0) return true;
+    return false;
+}
+
+struct ExternalFiles {
+    struct File {
+        std::string key, path, label;
+    };
+    std::vector<File> files;  // external buffers, in buffer order
+    size_t next = 0;
+    uint64_t bytes_read = 0;
+    std::string error;  // the first refusal, reported instead of tinygltf's message
+};
+
+bool fsFileExists(const std::string& abs, void* user) {
+    auto* x = static_cast<ExternalFiles*>(user);
+    return x->next < x->files.size() && x->files[x->next].key == abs;
+}
+
+std::string fsExpandFilePath(const std::string& path, void*) { return path; }  // no ~ or $VAR expansion
+
+bool fsReadWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& abs, void* user) {
+    auto* x = static_cast<ExternalFiles*>(user);
+    if (!fsFileExists(abs, user)) {
+        if (err) *err = "refused";
+        return false;
+    }
+    const ExternalFiles::File& f = x->files[x->next++];
+    const uint64_t room = lim::kMaxExternalBytes - std::min(x->bytes_read, lim::kMaxExternalBytes);
+    std::string e = gltf_input::readRegularFile(f.path, std::min(lim::kMaxFileBytes, room), *out);
+    if (!e.empty()) {
+        out->clear();
+        if (x->error.empty())
+            x->error = f.label + (e.rfind("is larger", 0) == 0 ? " " + e + " (all external buffers of a scene together)"
+                                                              : ": " + e);
+        if (err) *err = "refused";
+        return false;
+    }
+    x->bytes_read += out->size();
+    return true;
+}
+
+bool fsWriteWholeFile(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+    if (err) *err = "the loader writes no files";
+    return false;
+}
+
+// Extensions msxpbd reads correctly when a file requires them: quantized
+// attributes are decoded like any normalized/integer accessor; the others
+// change only materials and textures, which are not rendered from files.
+bool supportedRequiredExtension(const std::string& name) {
+    return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" || name == "KHR_materials_unlit" ||
+           name == "KHR_texture_basisu" || name == "EXT_texture_webp" || name.rfind("KHR_materials_", 0) == 0;
+}
+
+std::string describeExtension(const std::string& name) {
+    if (name == "KHR_draco_mesh_compression") return name + " (Draco)";
+    if (name == "EXT_meshopt_compression" || name == "KHR_meshopt_compression") return name + " (meshoptimizer)";
+    if (name == "EXT_mesh_gpu_instancing") return name + " (GPU instancing)";
+    return name;
+}
+
+// Before tinygltf sees the JSON (whose depth is already bounded): caps on the
+// number of glTF objects, required extensions, and every buffer URI resolved.
+std::string preflight(std::string_view text, const std::string& base_dir, ExternalFiles& ext) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        return std::string("JSON syntax error: ") + e.what();
+    }
+    if (!doc.is_object()) return "the JSON is not an object";
+    auto arrayOf = [](const json& o, const char* key) -> const json* {
+        if (!o.is_object()) return nullptr;
+        auto it = o.find(key);
+        return it != o.end() && it->is_array() ? &*it : nullptr;
+    };
+    auto count = [&](const json& o, const char* key) { const json* a = arrayOf(o, key); return a ? a->size() : 0; };
+    struct Cap {
+        const char* key;
+        size_t max;
+    };
+    for (Cap c : {Cap{"nodes", lim::kMaxNodes}, Cap{"accessors", lim::kMaxAccessors},
+                  Cap{"bufferViews", lim::kMaxBufferViews}, Cap{"buffers", lim::kMaxBuffers},
+                  Cap{"meshes", lim::kMaxMeshes}, Cap{"animations", lim::kMaxAnimations},
+                  Cap{"materials", lim::kMaxOtherObjects}, Cap{"textures", lim::kMaxOtherObjects},
+                  Cap{"images", lim::kMaxOtherObjects}, Cap{"samplers", lim::kMaxOtherObjects},
+                  Cap{"skins", lim::kMaxOtherObjects}, Cap{"scenes", lim::kMaxOtherObjects},
+                  Cap{"cameras", lim::kMaxOtherObjects}})
+        if (count(doc, c.key) > c.max)
+            return "'" + std::string(c.key) + "' has " + std::to_string(count(doc, c.key)) + " entries; the limit is " +
+                   std::to_string(c.max);
+    size_t prims = 0, channels = 0, samplers = 0;
+    if (const json* ms = arrayOf(doc, "meshes"))
+        for (const json& m : *ms) prims += count(m, "primitives");
+    if (const json* as = arrayOf(doc, "animations"))
+        for (const json& a : *as) {
+            channels += count(a, "channels");
+            samplers += count(a, "samplers");
+        }
+    if (prims > lim::kMaxPrimitives)
+        return "the meshes have " + std::to_string(prims) + " primitives; the limit is " +
+               std::to_string(lim::kMaxPrimitives);
+    if (std::max(channels, samplers) > lim::kMaxChannels)
+        return "the animations have " + std::to_string(std::max(channels, samplers)) +
+               " channels or samplers; the limit is " + std::to_string(lim::kMaxChannels);
+    if (const json* req = arrayOf(doc, "extensionsRequired"))
+        for (const json& e : *req) {
+            if (!e.is_string()) return "'extensionsRequired' must hold extension names";
+            const std::string name = e.get<std::string>();
+            if (!supportedRequiredExtension(name))
+                return "requires extension " + describeExtension(name) + ", which msxpbd does not support";
+        }
+    if (const json* bufs = arrayOf(doc, "buffers"))
+        for (size_t i = 0; i < bufs->size(); ++i) {
+            const json& b = (*bufs)[i];
+            if (!b.is_object() || !b.contains("uri") || !b.at("uri").is_string()) continue;  // tinygltf checks
+            const std::string uri = b.at("uri").get<std::string>();
+            if (uri.empty() || isTinygltfDataUri(uri)) continue;  // embedded: bounded by the file
+            const std::string label = "buffer " + std::to_string(i);
+            if (uri.rfind("data:", 0) == 0) return label + ": unsupported data: URI (base64 buffers only)";
+            std::string path;
+            if (std::string e = gltf_input::resolveInFolder(base_dir, uri, path); !e.empty())
+                return label + ": its uri is refused: it " + e + " (buffers must be files inside the scene's folder)";
+            ext.files.push_back({tinygltfKey(base_dir, uri), path, label + " ('" + uri + "')"});
+        }
+    return {};
+}
+
 }  // namespace
 
 std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std::string& name,
@@ -887,7 +1235,9 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     const bool glb_name = name.size() >= 4 && name.compare(name.size() - 4, 4, ".glb") == 0;
     if (glb_name && !binary) return prefix + "not a glTF binary (wrong magic; expected \"glTF\")";
     if (bytes.empty()) return prefix + "empty file";
-    if (bytes.size() > 0xFFFFFFF0ull) return prefix + "file too large";
+    if (bytes.size() > lim::kMaxFileBytes)
+        return prefix + "file too large (the limit is " + std::to_string(lim::kMaxFileBytes >> 20) + " MiB)";
+    std::string_view json_text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (binary) {
         if (bytes.size() < 20) return prefix + "truncated glTF binary (" + std::to_string(bytes.size()) + " bytes)";
         uint32_t version, length, json_len, json_type;
@@ -907,12 +1257,26 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
             std::memcpy(&bin_len, bytes.data() + bin_at, 4);
             if (bin_at + 8 + bin_len > length) return prefix + "truncated glTF binary: BIN chunk exceeds the file";
         }
+        json_text = json_text.substr(20, json_len);
     }
+    // Depth first: tinygltf's and nlohmann's recursive code must never see
+    // deeper JSON (docs/scene-format.md, "Limits").
+    if (std::string e = gltf_input::checkJsonBounds(json_text); !e.empty()) return prefix + e;
+    ExternalFiles ext;
+    if (std::string e = preflight(json_text, base_dir, ext); !e.empty()) return prefix + e;
+
     tinygltf::Model model;
     std::string err, warn;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(noImageLoader, nullptr);
     loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
+    tinygltf::FsCallbacks fs{};
+    fs.FileExists = fsFileExists;
+    fs.ExpandFilePath = fsExpandFilePath;
+    fs.ReadWholeFile = fsReadWholeFile;
+    fs.WriteWholeFile = fsWriteWholeFile;
+    fs.user_data = &ext;
+    loader.SetFsCallbacks(fs);
     bool ok = false;
     try {
         if (binary)
@@ -926,11 +1290,14 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     // tinygltf 2.7 reports a skin without inverseBindMatrices in `err` but
     // still succeeds; the spec says identity, so only the result counts.
     if (!ok) {
+        if (!ext.error.empty()) return prefix + ext.error;
         while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
         return prefix + (err.empty() ? std::string("invalid glTF") : err);
     }
+    const uint64_t input = uint64_t(bytes.size()) + ext.bytes_read;
+    const uint64_t budget = lim::kDecodedBudgetBase + lim::kDecodedBudgetPerInputByte * input;
     try {
-        Converter(model, out).run();
+        Converter(model, out, budget).run();
     } catch (const LoadError& e) {
         out = Scene{};
         return prefix + e.what();
@@ -942,10 +1309,10 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
 }
 
 std::string loadGltfScene(const std::string& path, Scene& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return path + ": cannot open file";
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) return path + ": read error";
+    out = Scene{};
+    std::vector<uint8_t> bytes;
+    if (std::string e = gltf_input::readRegularFile(path, lim::kMaxFileBytes, bytes); !e.empty())
+        return path + ": " + e;
     return loadGltfSceneFromMemory(bytes, path, baseDirOf(path), out);
 }
 

@@ -22,6 +22,15 @@ uint64_t hashCell(int64_t x, int64_t y, int64_t z) {
     return h ^ (h >> 32);
 }
 
+// Cell coordinate of x: floor(x / cell), clamped so that the conversion is
+// defined for any input (NaN → 0); the identity for every sane position.
+int32_t cellCoord(float x, float cell) {
+    const float c = std::floor(x / cell);
+    if (c != c) return 0;
+    return int32_t(std::clamp(c, -1.0e9f, 1.0e9f));
+}
+glm::ivec3 cellOf(glm::vec3 p, float cell) { return {cellCoord(p.x, cell), cellCoord(p.y, cell), cellCoord(p.z, cell)}; }
+
 bool inside(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
     return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
 }
@@ -167,8 +176,8 @@ void ContactSearch::buildTriangles(const World& w, float search) {
 }
 
 uint32_t ContactSearch::bucketOf(glm::vec3 p) const {
-    glm::vec3 c = glm::floor(p / cell_);
-    return uint32_t(hashCell(int64_t(c.x), int64_t(c.y), int64_t(c.z))) & bucket_mask_;
+    const glm::ivec3 c = cellOf(p, cell_);
+    return uint32_t(hashCell(c.x, c.y, c.z)) & bucket_mask_;
 }
 
 void ContactSearch::buildGrid(float search) {
@@ -176,6 +185,27 @@ void ContactSearch::buildGrid(float search) {
     for (const auto& t : tris_) edge_sum += glm::length(t.b - t.a);
     const float mean_edge = tris_.empty() ? search : float(edge_sum / double(tris_.size()));
     cell_ = std::max(search, 1.5f * mean_edge);
+    // Bound the (triangle, cell) entries to O(triangles): a triangle far larger
+    // than the mean (a huge bone mesh) would cover a vast number of cells, so
+    // the cell grows until the total fits. Sane scenes never reach the bound
+    // (results unchanged); positions blown up to ±inf or NaN end with one cell
+    // for everything (every triangle a candidate; memory still bounded).
+    const double max_entries = 64.0 * double(tris_.size()) + 4096.0;
+    for (;;) {
+        double total = 0.0;
+        for (const Tri& t : tris_) {
+            const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, cell_);
+            const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, cell_);
+            total += (double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0);
+            if (total > max_entries) break;
+        }
+        if (total <= max_entries) break;
+        if (!(cell_ > 0.0f) || !std::isfinite(cell_ * 2.0f)) {
+            cell_ = std::numeric_limits<float>::infinity();
+            break;
+        }
+        cell_ *= 2.0f;
+    }
     uint32_t buckets = 1024;
     while (buckets < tris_.size() * 4) buckets <<= 1;
     bucket_mask_ = buckets - 1;
@@ -186,7 +216,7 @@ void ContactSearch::buildGrid(float search) {
         const Tri& t = tris_[k];
         glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
         glm::vec3 hi = glm::max(glm::max(t.a, t.b), t.c) + search;
-        glm::ivec3 c0 = glm::ivec3(glm::floor(lo / cell_)), c1 = glm::ivec3(glm::floor(hi / cell_));
+        glm::ivec3 c0 = cellOf(lo, cell_), c1 = cellOf(hi, cell_);
         for (int z = c0.z; z <= c1.z; ++z)
             for (int y = c0.y; y <= c1.y; ++y)
                 for (int x = c0.x; x <= c1.x; ++x) {
@@ -205,7 +235,7 @@ void ContactSearch::buildGrid(float search) {
         const Tri& t = tris_[k];
         glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
         glm::vec3 hi = glm::max(glm::max(t.a, t.b), t.c) + search;
-        glm::ivec3 c0 = glm::ivec3(glm::floor(lo / cell_)), c1 = glm::ivec3(glm::floor(hi / cell_));
+        glm::ivec3 c0 = cellOf(lo, cell_), c1 = cellOf(hi, cell_);
         const size_t cells = size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) * size_t(c1.z - c0.z + 1);
         for (size_t i = 0; i < cells; ++i) entries_[cursor[entry_bucket_[e++]]++] = k;
     }

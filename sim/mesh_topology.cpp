@@ -125,8 +125,8 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
         while (j < half.size() && half[j].lo == half[i].lo && half[j].hi == half[i].hi) ++j;
         const size_t uses = j - i;
         const std::string name = edgeName(half[i].lo, half[i].hi);
-        if (uses == 1) return name + " is used by only 1 triangle (the mesh is open)";
-        if (uses > 2) return name + " is used by " + std::to_string(uses) + " triangles (non-manifold)";
+        if (uses == 1) return name + " is used by only 1 triangle (the mesh is open: not a closed manifold)";
+        if (uses > 2) return name + " is used by " + std::to_string(uses) + " triangles (not a manifold)";
         if (half[i].forward == half[i + 1].forward) {
             std::ostringstream s;
             s << name << " is used twice in the same direction by triangles " << half[i].tri << " and "
@@ -139,7 +139,11 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
     const double vol = signedVolume(v, tris);
     if (!(vol > 0.0)) {
         std::ostringstream s;
-        s << "signed volume is " << vol << " (must be positive: triangles must wind CCW seen from outside)";
+        if (vol < 0.0)
+            s << "the mesh is wound inwards: its signed volume is " << vol
+              << " (must be positive); flip the winding so that triangles wind counter-clockwise seen from outside";
+        else
+            s << "signed volume is " << vol << " (must be positive: triangles must wind CCW seen from outside)";
         return s.str();
     }
     return {};

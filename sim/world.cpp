@@ -100,7 +100,7 @@ std::string validateMuscle(const SceneDesc& scene, const MuscleDesc& m, size_t m
     for (const auto& v : m.vertices)
         if (!finiteVec(v)) return muscleError(m, mi, "has a non-finite vertex position");
     if (auto e = checkClosedManifold(m.vertices, m.triangles); !e.empty())
-        return muscleError(m, mi, "mesh is not a closed manifold: " + e);
+        return muscleError(m, mi, "mesh: " + e);
     if (m.origin_sets.empty() || m.insertion_sets.empty())
         return muscleError(m, mi, "needs at least one origin and one insertion root set");
     if (!(m.initial_activation >= 0.0f && m.initial_activation <= 0.95f))
@@ -229,7 +229,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         if (auto e = buildInternalStructure(m.vertices, m.triangles, m.origin_sets, m.insertion_sets,
                                             structures[mi]);
             !e.empty())
-            return muscleError(m, mi, "internal structure: " + e);
+            return muscleError(m, mi, e);  // e starts "internal structure: "
         total += m.vertices.size() + structures[mi].branch_positions.size();
     }
     out.particles.resize(total);
