@@ -112,12 +112,6 @@ std::string getName(const json& v, const std::string& path, std::optional<T> (*p
     return {};
 }
 
-std::string familyList() {
-    std::string s;
-    for (int i = 0; i < sim::kFamilyCount; ++i) s += (i ? ", " : "") + std::string(sim::familyName(sim::Family(i)));
-    return s;
-}
-
 // JSON has no infinity: hard constraints are written as the string "inf".
 std::string readStiffness(const json& j, const std::string& path, sim::ConstraintMode mode,
                           std::vector<std::pair<sim::Family, float>>& out) {
@@ -125,7 +119,7 @@ std::string readStiffness(const json& j, const std::string& path, sim::Constrain
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string key = path + "." + it.key();
         auto f = sim::parseFamily(it.key());
-        if (!f) return key + ": unknown family (" + familyList() + ")";
+        if (!f) return key + ": unknown family (" + sim::familyList() + ")";
         float k = 0.0f;
         if (it->is_string() && it->get_ref<const std::string&>() == "inf") {
             k = sim::kInfiniteStiffness;

@@ -883,7 +883,7 @@ private:
                 for (auto it = st.begin(); it != st.end(); ++it) {
                     auto fam = sim::parseFamily(it.key());
                     const std::string sw = ow + " 'stiffness." + it.key() + "'";
-                    if (!fam) fail(sw + ": unknown family (fiber, structure, volume, contact, sliding, plane)");
+                    if (!fam) fail(sw + ": unknown family (" + sim::familyList() + ")");
                     float k;
                     if (it.value().is_string() && it.value().get<std::string>() == "inf")
                         k = sim::kInfiniteStiffness;
