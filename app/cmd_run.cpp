@@ -1,5 +1,5 @@
 // `msxpbd run`: a headless simulation of a scene, with a human summary on
-// stdout and the machine-readable report of DESIGN.md with --json.
+// stdout and the machine-readable report of docs/architecture.md with --json.
 #include <chrono>
 #include <cstdio>
 #include <fstream>

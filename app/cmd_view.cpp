@@ -1,5 +1,5 @@
 // `msxpbd view`: the interactive viewer, or a headless render of N frames to a
-// PNG (DESIGN.md "The command line"). The viewer lives in app/viewer
+// PNG (docs/architecture.md "The command line"). The viewer lives in app/viewer
 // (library msxpbd_viewer); builds without it say so.
 #include <cstdio>
 

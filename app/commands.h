@@ -1,4 +1,4 @@
-// The subcommands of the msxpbd executable (DESIGN.md "The command line").
+// The subcommands of the msxpbd executable (docs/architecture.md "The command line").
 // Each takes the arguments after the subcommand name and returns the exit
 // code: 0 success, 1 bad input or a failed run (message on stderr).
 #pragma once

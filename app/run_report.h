@@ -1,4 +1,4 @@
-// The `run --json` report (DESIGN.md) and its human summary, shared by `run`
+// The `run --json` report (docs/architecture.md) and its human summary, shared by `run`
 // and `bench`.
 #pragma once
 

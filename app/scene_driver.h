@@ -20,7 +20,7 @@ namespace app {
 //  1. a global source, when set: a constant for every muscle (`run
 //     --activation A`, the viewer's "one activation for all"), or the
 //     built-in activate/relax ramp (`run --activation ramp`);
-//  2. else the muscle's sensors (SPEC §6), when it has them and they are
+//  2. else the muscle's sensors (docs/model.md §5), when it has them and they are
 //     not switched off for it;
 //  3. else the muscle's own value: the user's (viewer), or the scene's
 //     initial activation a0.

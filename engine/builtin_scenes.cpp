@@ -1,4 +1,4 @@
-// Built-in scenes made in code: the thesis' T1, P1 and P2 (SPEC §7). The glTF
+// Built-in scenes made in code: the thesis' T1, P1 and P2 (docs/scene-format.md (the scenes)). The glTF
 // versions of every scene are written by `msxpbd gen`.
 //
 // Our choices:

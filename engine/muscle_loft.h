@@ -1,4 +1,4 @@
-// Anatomical lofts (ANATOMY.md "Building a muscle mesh"): a path through
+// Anatomical lofts (docs/anatomy.md "Building a muscle mesh"): a path through
 // origin, via points and insertion → Catmull-Rom → arc-length stations →
 // elliptic rings with r(u) = r_t + (r_max − r_t)·sin^p(πu) → quads, each end
 // capped at a pole. Two-headed muscles: two heads lofted into the two halves

@@ -1,4 +1,4 @@
-// The generated scenes (SPEC §7) built from ANATOMY.md landmarks: a skeleton
+// The generated scenes (docs/scene-format.md (the scenes)) built from docs/anatomy.md landmarks: a skeleton
 // (glTF skin + joint hierarchy, one skinned bone mesh), muscles lofted along
 // anatomical paths, animations sampled into LINEAR glTF samplers, and the
 // msxpbd extras (docs/scene-format.md). Pure functions of the code: the same
@@ -158,7 +158,7 @@ json sensor(const std::string& joint, glm::vec3 axis, float offset, float angle_
             {"acceleration_gain", double(acc_gain)}};
 }
 
-// The 17 arm muscles of ANATOMY.md. `fast`: T6 adds velocity terms.
+// The 17 arm muscles of docs/anatomy.md. `fast`: T6 adds velocity terms.
 void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_brachialis = false) {
     const glm::vec3 SH = shoulder(d), E = SH - glm::vec3(0, 0.29f, 0), W = E - glm::vec3(0, 0.24f, 0);
     const glm::vec3 X(1, 0, 0), Z(0, 0, 1);

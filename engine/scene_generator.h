@@ -1,4 +1,4 @@
-// `msxpbd gen`: every generated scene (SPEC §7, ANATOMY.md) as a glTF binary.
+// `msxpbd gen`: every generated scene (docs/scene-format.md (the scenes), docs/anatomy.md) as a glTF binary.
 // Deterministic: the same code gives the same bytes.
 #pragma once
 

@@ -1,4 +1,4 @@
-// MSXPBD sensors (SPEC §6): joint angle / velocity / acceleration → activation.
+// MSXPBD sensors (docs/model.md §5): joint angle / velocity / acceleration → activation.
 #include "engine/sensors.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// MSXPBD sensors (SPEC §6): a joint's rotation angle about an axis relative to
+// MSXPBD sensors (docs/model.md §5): a joint's rotation angle about an axis relative to
 // the rest pose, its angular velocity and acceleration, mapped through gains
 // and clamped to [0, 1].
 #pragma once

@@ -1,5 +1,5 @@
 // Graph colouring of the distance and sliding constraints for SMT-G and the
-// hybrid solver (SPEC §5).
+// hybrid solver (docs/model.md §6).
 //
 // Two constraints conflict when they write the same particle (kinematic
 // particles, w = 0, are never written and do not conflict). A plain greedy

@@ -1,4 +1,4 @@
-// XPBD constraint math as small pure functions (SPEC §4), separate from the
+// XPBD constraint math as small pure functions (docs/model.md §3), separate from the
 // bookkeeping that gathers inputs and scatters results, so every solver mode
 // (Gauss-Seidel, Jacobi, colouring) shares the exact same arithmetic.
 //
@@ -67,7 +67,7 @@ inline float limitVolumeStep(float dl, float max_w_grad, float max_step) {
 // Our choice: twice the muscle's mean edge length per projection.
 constexpr float kVolumeStepPerEdge = 2.0f;
 
-// Contribution of one triangle to the volume constraint (SPEC §4.2), with
+// Contribution of one triangle to the volume constraint (docs/model.md §3.2), with
 // positions relative to a reference point o (volume and gradient are
 // translation invariant for a closed mesh; the shift keeps float precision
 // for muscles far from the world origin).

@@ -1,4 +1,4 @@
-// Per-substep contact search (SPEC §4.5) and sliding re-projection (§4.6).
+// Per-substep contact search (docs/model.md §3.5) and sliding re-projection (§4.6).
 //
 // Every contact/sliding target (a bone mesh in its substep transform, or a
 // muscle surface at the predicted positions p) contributes its triangles,

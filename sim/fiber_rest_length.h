@@ -1,4 +1,4 @@
-// σ̂: the activated rest length of a fibre distance constraint (SPEC §4.1).
+// σ̂: the activated rest length of a fibre distance constraint (docs/model.md §3.1).
 // Pure functions, shared by the world builder, the solver and the tests.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Closest-point queries on triangles, capsules and contact targets (the
-// geometric half of SPEC §4.5–4.6), as small pure functions.
+// geometric half of docs/model.md §3.5–3.7), as small pure functions.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// MSXPBD internal structure (SPEC §3): a scalar field u from origin to
+// MSXPBD internal structure (docs/model.md §4): a scalar field u from origin to
 // insertion, branch points at the centroids of each connected component of a
 // u-level band (the medulla), spokes from every surface vertex to its branch
 // point, and per-vertex fibre directions.

@@ -1,4 +1,4 @@
-// Building blocks of the parallel solver modes (SPEC §5). Every pass here is
+// Building blocks of the parallel solver modes (docs/model.md §6). Every pass here is
 // an orphaned OpenMP worksharing construct: it must be called by all threads
 // of an enclosing `#pragma omp parallel` region (the solvers open one region
 // per substep), and it ends with a barrier. Every pass writes disjoint data
@@ -65,12 +65,12 @@ private:
     std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
 };
 
-// The Jacobi half of SMT-J and of the hybrid (seeds Algorithm 8): every item
+// The Jacobi half of SMT-J and of the hybrid (the thesis' Algorithm 8, docs/model.md §6): every item
 // computes its correction from the same positions into its own slots, then
 // each particle adds its slots in a fixed (CSR) order — exact floats, no
 // atomics, the same bits for any thread count.
 //
-// Averaging, our choice: the seeds average per particle, p_i += (ω/n_i)·ΣΔp,
+// Averaging, our choice: the thesis averages per particle, p_i += (ω/n_i)·ΣΔp,
 // while λ accumulates the full Δλ. Under XPBD that breaks the link between
 // λ and the positions (x − x̃ = M⁻¹∇Cᵀλ): the fixed point then has
 // C = −α̃λ with λ about n/ω times too large, i.e. a material several times

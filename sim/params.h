@@ -39,7 +39,7 @@ struct FamilyStiffness {
 
 enum class SolverKind : uint8_t { Sst, Jacobi, Coloring, Hybrid };
 // XPBD (Macklin 2016); PBD with the iteration-corrected stiffness
-// k' = 1 − (1 − k)^(1/n) (Müller 2007, SPEC §4); and PBD with k applied raw at
+// k' = 1 − (1 − k)^(1/n) (Müller 2007, docs/model.md §3); and PBD with k applied raw at
 // every iteration (the original formulation, whose stiffness grows with the
 // iteration count — the contrast of the students' study).
 enum class ConstraintMode : uint8_t { Xpbd, Pbd, PbdRaw };
@@ -62,7 +62,7 @@ struct SolverParams {
     float frame_dt = 1.0f / 30.0f;
     float damping = 1.0f;          // 1/s, velocity damping
     // Share of the bones' acceleration the muscles take on in the prediction
-    // (0: SPEC §2's p = x + Δt·v; 1: tissue moves with its carrier bones and
+    // (0: docs/model.md §2's p = x + Δt·v; 1: tissue moves with its carrier bones and
     // keeps only its own motion relative to them, as fascia and skin hold
     // it). Our addition; scenes with violent moves ask for 1 (T6: a strike
     // swings the elbow 120° in 0.15 s, and without it the solve drags the

@@ -1,5 +1,5 @@
 // Gauss-Seidel projection of each constraint family: every constraint reads
-// the latest positions and writes its correction at once (SPEC §5, SST).
+// the latest positions and writes its correction at once (docs/model.md §6, SST).
 #include <algorithm>
 #include <cmath>
 

@@ -51,8 +51,8 @@ struct MuscleDesc {
     std::vector<std::vector<uint32_t>> origin_sets;
     std::vector<std::vector<uint32_t>> insertion_sets;
     std::vector<AttachmentDesc> attachments;
-    std::vector<TargetDesc> contact_targets;  // non-penetration (§4.5)
-    std::vector<TargetDesc> sliding_targets;  // sliding connections (§4.6)
+    std::vector<TargetDesc> contact_targets;  // non-penetration (docs/model.md §3.5)
+    std::vector<TargetDesc> sliding_targets;  // sliding connections (docs/model.md §3.7)
     float initial_activation = 0.0f;  // a0 ∈ [0, 0.95]
     float overpressure = 0.0f;        // κ ≥ 0
     float density = 1060.0f;          // kg/m³ (skeletal muscle)

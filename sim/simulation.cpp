@@ -195,8 +195,8 @@ std::string Simulation::restore(const State& s) {
     return {};
 }
 
-// Per frame: filtered activation (SPEC §6), σ̂ of every fibre constraint
-// (§4.1), volume targets (§4.2) and compliances for the substep length.
+// Per frame: filtered activation (docs/model.md §5), σ̂ of every fibre constraint
+// (§3.1), volume targets (§3.2) and compliances for the substep length.
 void Simulation::prepareFrame(float dt) {
     World& W = world_;
     const float blend = params_.activation_tau > 0.0f ? 1.0f - std::exp(-params_.frame_dt / params_.activation_tau) : 1.0f;
@@ -326,7 +326,7 @@ void Simulation::resetLambdas() {
     std::fill(W.contact_lambda.begin(), W.contact_lambda.end(), 0.0f);
 }
 
-// One animation frame (SPEC §2). With `check`, the sequential solver is used
+// One animation frame (docs/model.md §2). With `check`, the sequential solver is used
 // and the first constraint producing a non-finite value is recorded.
 void Simulation::runFrame(FailureSite* check) {
     const int substeps = params_.substeps;

@@ -1,4 +1,4 @@
-// Steps a World with a solver mode (SPEC §2). Owns the world, the parameters,
+// Steps a World with a solver mode (docs/model.md §2). Owns the world, the parameters,
 // the solver strategy, per-phase timers and diagnostics (residuals, NaN guard).
 #pragma once
 
@@ -77,7 +77,7 @@ public:
     // SceneDesc::bodies order). Attachment targets are interpolated between the
     // previous and these transforms across substeps.
     void setBodyTransforms(const std::vector<glm::mat4>& frame_end);
-    // Target activation per muscle (filtered, SPEC §6); clamped to [0, 1].
+    // Target activation per muscle (filtered, docs/model.md §5); clamped to [0, 1].
     void setActivation(size_t muscle, float a);
     void setAllActivations(float a);
     void setOverpressure(size_t muscle, float kappa);
@@ -145,7 +145,7 @@ public:
 private:
     void prepareFrame(float dt);
     void predict(float dt);
-    void moveBodies(float frame_fraction);  // bones to this substep's pose (SPEC §2)
+    void moveBodies(float frame_fraction);  // bones to this substep's pose (docs/model.md §2)
     void placeAttachments();                // kinematic targets on their bones
     void updateVelocities(float dt);
     void resetLambdas();

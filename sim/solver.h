@@ -1,4 +1,4 @@
-// Solver modes (SPEC §5) as strategies over the same World data. One virtual
+// Solver modes (docs/model.md §6) as strategies over the same World data. One virtual
 // call per iteration, never per constraint.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The parallel solver modes (SPEC §5): SMT-J (Jacobi), SMT-G (graph
+// The parallel solver modes (docs/model.md §6): SMT-J (Jacobi), SMT-G (graph
 // colouring) and the hybrid of Fratarcangeli et al. Each opens one OpenMP
 // parallel region per substep and runs all its iterations inside it; the
 // passes are in sim/parallel_passes.h.
@@ -88,7 +88,7 @@ public:
             // Averaged constraints from one snapshot, then the gather.
             jacobi_.compute(ctx);
             jacobi_.gather(ctx);
-            // The "Gauss-Seidel" constraints, applied fully (seeds Algorithm 8
+            // The "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
             // runs them first; after the average, the iteration ends with the
             // volume kept and nothing inside a plane or a target).
             finishIteration(ctx, volume_);

@@ -1,4 +1,4 @@
-// SST: the sequential Gauss-Seidel solver of the thesis (SPEC §5). Every
+// SST: the sequential Gauss-Seidel solver of the thesis (docs/model.md §6). Every
 // constraint reads the latest positions; muscles see each other's latest
 // positions through the coupling constraints within the same iteration.
 #include "sim/solver.h"

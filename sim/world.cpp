@@ -361,7 +361,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
     P.p = P.rest;
     std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
     P.w = P.w_free;
-    for (const auto& a : out.attachments) P.w[a.particle] = 0.0f;  // held exactly (SPEC §4.3)
+    for (const auto& a : out.attachments) P.w[a.particle] = 0.0f;  // held exactly (docs/model.md §3.3)
     return {};
 }
 

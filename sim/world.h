@@ -1,6 +1,6 @@
 // The simulated world: structure-of-arrays particles for all muscles, muscles
 // as index ranges, kinematic bodies, and every constraint family as a flat
-// array of small PODs plus its per-constraint λ (SPEC §1, §4).
+// array of small PODs plus its per-constraint λ (docs/model.md §1, §3).
 // This is data only; stepping lives in sim::Simulation.
 #pragma once
 
@@ -22,7 +22,7 @@ struct Particles {
     std::vector<glm::vec3> p;      // prediction (what constraints move)
     std::vector<glm::vec3> v;      // velocity
     std::vector<glm::vec3> rest;   // bind-pose position
-    std::vector<glm::vec3> fiber;  // unit fibre direction f̂ (SPEC §3.4)
+    std::vector<glm::vec3> fiber;  // unit fibre direction f̂ (docs/model.md §4)
     std::vector<float> w;          // inverse mass used by the solver (0 = kinematic)
     std::vector<float> w_free;     // inverse mass from the muscle's mass
     std::vector<uint32_t> muscle;  // owning muscle
@@ -72,7 +72,7 @@ enum class DistanceKind : uint8_t { Surface, Spoke, Medulla };
 // Hot data of a distance constraint: what the projection kernel reads.
 struct DistanceConstraint {
     uint32_t i, j;
-    float rest;         // σ̂ for the current activation (SPEC §4.1)
+    float rest;         // σ̂ for the current activation (docs/model.md §3.1)
     float alpha_tilde;  // α/Δt² (XPBD) or 0 (PBD)
     float scale;        // 1 (XPBD) or k' (PBD)
 };
@@ -86,13 +86,13 @@ struct DistanceSet {
     // Cold data used once per frame to compute `rest`.
     std::vector<glm::vec3> rest_edge;  // r_i − r_j in the bind pose
     std::vector<glm::vec3> fiber;      // averaged fibre direction of the edge ("projected")
-    std::vector<glm::vec3> phi;        // φ of the edge ("paper", SPEC §4.1)
+    std::vector<glm::vec3> phi;        // φ of the edge ("paper", docs/model.md §3.1)
     std::vector<uint32_t> muscle;
     std::vector<DistanceKind> kind;
     size_t size() const { return c.size(); }
 };
 
-// One volume constraint per muscle, over the muscle's triangles (SPEC §4.2).
+// One volume constraint per muscle, over the muscle's triangles (docs/model.md §3.2).
 struct VolumeConstraint {
     uint32_t muscle;
     float target;       // 6·V0·(1 + κ·a)

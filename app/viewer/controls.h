@@ -1,4 +1,4 @@
-// What the UI asks of the simulation thread (DESIGN.md "pending requests").
+// What the UI asks of the simulation thread (docs/architecture.md "pending requests").
 // Controls are levels: the sim converges to the latest copy. Commands are
 // events: each is consumed once. Both are copied under a short lock.
 #pragma once

@@ -1,4 +1,4 @@
-// Cached simulation states for scrubbing backwards (DESIGN.md: "scrubbing
+// Cached simulation states for scrubbing backwards (docs/architecture.md: "scrubbing
 // backwards replays from a frame cache, cleared when a parameter changes").
 // Under a memory budget: when full, only every 2nd (4th, ...) frame is kept,
 // and a seek restores the nearest earlier state and steps forward from it.

@@ -1,4 +1,4 @@
-// The simulation thread (DESIGN.md "Threads in the viewer"). It owns the
+// The simulation thread (docs/architecture.md "Threads in the viewer"). It owns the
 // scene driver (app/scene_driver.h: the same one `run` uses, so the viewer
 // computes the same bits); the UI talks to it only through
 // setControls()/command() (copied under a short lock) and reads finished

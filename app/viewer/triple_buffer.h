@@ -1,4 +1,4 @@
-// Lock-free triple buffer (DESIGN.md "Threads in the viewer"): one writer
+// Lock-free triple buffer (docs/architecture.md "Threads in the viewer"): one writer
 // (the sim thread) fills its back slot and publishes it; one reader (the
 // render thread) takes the newest published slot without waiting. Neither
 // side ever sees a slot the other is using, so a frame is never half written.

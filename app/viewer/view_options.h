@@ -1,4 +1,4 @@
-// Options of `msxpbd view` (DESIGN.md "The command line").
+// Options of `msxpbd view` (docs/architecture.md "The command line").
 #pragma once
 
 #include <string>

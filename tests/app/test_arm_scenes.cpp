@@ -112,7 +112,7 @@ TEST(ArmScenes, TissueContactsAreTheirOwnFamily) {
     EXPECT_TRUE(std::isinf(k[sim::Family::Contact]));
 }
 
-// T6, the fighting arm (SPEC §7; the bar): 300 frames at 10
+// T6, the fighting arm (docs/scene-format.md (the scenes); the bar): 300 frames at 10
 // iterations with the scene's own settings (2 substeps, muscles carried by
 // their bones' acceleration) — no NaN, attachments exact, no vertex more
 // than the contact radius inside a bone it collides with, and no muscle

@@ -1,4 +1,4 @@
-// The `msxpbd run` command line contract (DESIGN.md): the report, and bad
+// The `msxpbd run` command line contract (docs/architecture.md): the report, and bad
 // input refused with a message and exit code 1 — never a crash.
 #include <fstream>
 #include <sstream>

@@ -1,5 +1,5 @@
 // The committed scenes (assets/scenes): they load, their muscles are closed
-// manifolds with positive volume, the counts match ANATOMY.md, attachments
+// manifolds with positive volume, the counts match docs/anatomy.md, attachments
 // and targets are valid, and regenerating them gives the same bytes.
 #include <filesystem>
 #include <map>
@@ -81,7 +81,7 @@ TEST(GeneratedAssets, CountsMatchAnatomy) {
     for (const char* id : {"t5", "t6"}) {
         Scene s;
         ASSERT_EQ(loadScene(files[id].string(), s), "");
-        // 17 muscles of ANATOMY.md: the biceps' two heads are one manifold
+        // 17 muscles of docs/anatomy.md: the biceps' two heads are one manifold
         // with two origin sets (16 meshes, 17 heads).
         EXPECT_EQ(s.desc.muscles.size(), 16u) << id;
         EXPECT_EQ(heads(s), 17u) << id;

@@ -1,5 +1,5 @@
 // Procedural muscle meshes (engine/mesh_builders) and the internal structure
-// (sim/internal_structure, SPEC §3) built on them.
+// (sim/internal_structure, docs/model.md §4) built on them.
 #include "engine/mesh_builders.h"
 
 #include <gtest/gtest.h>

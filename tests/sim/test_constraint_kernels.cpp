@@ -1,4 +1,4 @@
-// XPBD kernels (SPEC §4): a single distance constraint and a unilateral one.
+// XPBD kernels (docs/model.md §3): a single distance constraint and a unilateral one.
 #include <gtest/gtest.h>
 
 #include <glm/geometric.hpp>

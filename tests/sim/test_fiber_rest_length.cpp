@@ -1,4 +1,4 @@
-// SPEC §4.1: the two forms of the activated rest length σ̂.
+// docs/model.md §3.1: the two forms of the activated rest length σ̂.
 #include <cmath>
 
 #include <gtest/gtest.h>
