@@ -35,6 +35,17 @@ constexpr size_t kMaxOtherObjects = 4096;        // materials, textures, images,
 constexpr uint64_t kDecodedBudgetBase = uint64_t(64) << 20;
 constexpr uint64_t kDecodedBudgetPerInputByte = 16;
 constexpr uint64_t kMaxAccessorElements = uint64_t(1) << 24;
+// The simulation built from the scene: an accessor may be read by many nodes
+// (1,024 muscles sharing one mesh), so what the solver will allocate is
+// bounded on its own. Measured: 1.5 kB per particle on T7 in the heaviest
+// solver mode (hybrid); 4 kB per muscle vertex and 1 kB per bone triangle
+// (contact grid entries) leave room for meshes whose internal structure is
+// richer. With the decoded budget, the peak stays under 64 × the input's size
+// + 256 MB (docs/scene-format.md, "Limits").
+constexpr uint64_t kSimBudgetBase = uint64_t(160) << 20;
+constexpr uint64_t kSimBudgetPerInputByte = 40;
+constexpr uint64_t kSimBytesPerMuscleVertex = 4096;
+constexpr uint64_t kSimBytesPerBoneTriangle = 1024;
 // msxpbd extras.
 constexpr size_t kMaxMuscles = 1024;
 constexpr size_t kMaxBodies = 1024;

@@ -1298,6 +1298,19 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     const uint64_t budget = lim::kDecodedBudgetBase + lim::kDecodedBudgetPerInputByte * input;
     try {
         Converter(model, out, budget).run();
+        // What the solver would allocate for these meshes, against its budget.
+        uint64_t muscle_vertices = 0, bone_triangles = 0;
+        for (const auto& m : out.desc.muscles) muscle_vertices += m.vertices.size();
+        for (const auto& b : out.desc.bodies) bone_triangles += b.triangles.size();
+        const uint64_t sim_bytes =
+            muscle_vertices * lim::kSimBytesPerMuscleVertex + bone_triangles * lim::kSimBytesPerBoneTriangle;
+        const uint64_t sim_budget = lim::kSimBudgetBase + lim::kSimBudgetPerInputByte * input;
+        if (sim_bytes > sim_budget)
+            throw LoadError("the scene is too large to simulate from a file of this size: " +
+                            std::to_string(muscle_vertices) + " muscle vertices and " + std::to_string(bone_triangles) +
+                            " bone triangles need about " + std::to_string(sim_bytes >> 20) +
+                            " MB, the file allows " + std::to_string(sim_budget >> 20) +
+                            " MB (meshes shared by many nodes count once per node)");
     } catch (const LoadError& e) {
         out = Scene{};
         return prefix + e.what();

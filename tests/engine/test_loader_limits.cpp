@@ -199,6 +199,55 @@ TEST(GltfLoaderLimits, ChannelsSharingOneSamplerAreCountedEachTime) {
     EXPECT_LT(maxRssKiB() - rss0, 900 * 1024);
 }
 
+// One mesh read by many muscle nodes: each read is within the decoded budget,
+// but the solver would allocate ~1.5 kB per vertex (GBs from a 0.7 MB file).
+TEST(GltfLoaderLimits, ASharedMeshCannotMultiplyTheSimulation) {
+    // A closed lat-long sphere: 2 poles + 99 rings of 200 (19 802 vertices).
+    const int rings = 100, seg = 200;
+    std::vector<float> p = {0, 1, 0, 0, -1, 0};
+    for (int r = 1; r < rings; ++r)
+        for (int k = 0; k < seg; ++k) {
+            const double th = M_PI * r / rings, ph = 2 * M_PI * k / seg;
+            p.insert(p.end(), {float(std::sin(th) * std::cos(ph)), float(std::cos(th)), float(std::sin(th) * std::sin(ph))});
+        }
+    auto ring = [&](int r, int k) { return uint16_t(2 + (r - 1) * seg + (k % seg)); };
+    std::vector<uint16_t> idx;
+    for (int k = 0; k < seg; ++k) {
+        idx.insert(idx.end(), {0, ring(1, k + 1), ring(1, k)});
+        idx.insert(idx.end(), {1, ring(rings - 1, k), ring(rings - 1, k + 1)});
+    }
+    for (int r = 1; r + 1 < rings; ++r)
+        for (int k = 0; k < seg; ++k) {
+            idx.insert(idx.end(), {ring(r, k), ring(r, k + 1), ring(r + 1, k)});
+            idx.insert(idx.end(), {ring(r, k + 1), ring(r + 1, k + 1), ring(r + 1, k)});
+        }
+    auto build = [&](int muscles) {
+        Builder b;
+        int pos = b.floats(p, "VEC3", 3);
+        int ind = b.accessor(b.view(idx), 5123, idx.size(), "SCALAR");
+        int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", ind}}}}});
+        b.node({{"name", "bone"},
+                {"extras", {{"msxpbd_body", {{"capsule", {{"a", {0, 0, 0}}, {"b", {0, -1, 0}}, {"radius", 0.05}}}}}}}});
+        json roots = json::array({0});
+        for (int m = 0; m < muscles; ++m) {
+            std::string name = "m";
+            name += std::to_string(m);  // ("m" + to_string: GCC 12's false -Wrestrict)
+            roots.push_back(b.node({{"name", name},
+                                    {"mesh", mesh},
+                                    {"translation", {3.0 * m, 0, 0}},
+                                    {"extras", {{"msxpbd_muscle", {{"origins", {{0}}}, {"insertions", {{1}}}}}}}}));
+        }
+        b.doc["scenes"] = json::array({{{"nodes", roots}}});
+        return b.glb();
+    };
+    EXPECT_EQ(load(build(1), "one.glb"), "") << "a 20 k-vertex muscle loads";
+    const std::vector<uint8_t> many = build(40);
+    const long rss0 = maxRssKiB();
+    const std::string e = load(many, "shared-mesh.glb");
+    EXPECT_TRUE(contains(e, "shared-mesh.glb") && contains(e, "too large to simulate")) << e;
+    EXPECT_LT(maxRssKiB() - rss0, 64 * long(many.size()) / 1024 + 256 * 1024);
+}
+
 TEST(GltfLoaderLimits, CountsReadFromExtrasAreCapped) {
     Builder b = muscleFile(goodExtras());
     json planes = json::array();
