@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 
 #include "app/commands.h"
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
         if (cmd == "bench") return app::benchCommand(args);
         if (cmd == "gen") return app::genCommand(args);
         if (cmd == "view") return app::viewCommand(args);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "msxpbd %s: out of memory\n", cmd.c_str());
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "msxpbd %s: error: %s\n", cmd.c_str(), e.what());
         return 1;

@@ -162,7 +162,7 @@ void SimThread::load(const std::string& spec) {
     // The scene's own substeps/carry apply (the UI adopts them with the scene).
     std::string err = driver_.load(spec, controls_.params);
     if (!err.empty()) {
-        message_ = "cannot load " + spec + ": " + err;
+        message_ = "cannot load " + err;  // err names the file
         if (!info_) info_ = std::make_shared<SceneInfo>();
         auto copy = std::make_shared<SceneInfo>(*info_);
         copy->error = message_;
@@ -285,6 +285,8 @@ void SimThread::restart() {
 
 bool SimThread::stepOne() {
     if (driver_.atEnd()) return false;  // not looping: hold the last frame
+    if (!fatal_.empty()) return false;  // stopped by a failure until a load or reset
+    if (step_hook_) step_hook_(driver_.frame() + 1);
     auto t0 = Clock::now();
     sim::StepReport r = driver_.step();
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

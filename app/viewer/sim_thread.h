@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +32,9 @@ public:
 
     void start();
     void stop();
+    // Called on the sim thread before every step with the frame about to be
+    // computed (instrumentation; the tests throw from it). Set before start().
+    void setStepHook(std::function<void(int64_t)> hook) { step_hook_ = std::move(hook); }
 
     // UI side (any thread; cheap).
     void setControls(const Controls& c);
@@ -82,6 +86,7 @@ private:
     std::string message_;
     std::string fatal_;   // stepping stopped (SimFrame::fatal)
     RunRecorder recorder_;  // Controls::record_run
+    std::function<void(int64_t)> step_hook_;
     sim::StepReport failure_;
     uint64_t reports_ = 0;
     std::string report_error_;

@@ -1,6 +1,7 @@
 #include "app/viewer/viewer.h"
 
 #include <cstdio>
+#include <new>
 #include <thread>
 
 #include <glad/gl.h>
@@ -292,6 +293,21 @@ int Viewer::runHeadless() {
 }
 
 int Viewer::run() {
+    // Out of memory while drawing (a scene too large for this machine): the
+    // message names the scene. (A GL driver that runs out itself may still
+    // abort; that is beyond the program's reach.)
+    try {
+        return runUnguarded();
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "msxpbd view: %s: out of memory while drawing the scene\n",
+                     state_.scene.empty() ? "view" : state_.scene.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "msxpbd view: %s: %s\n", state_.scene.empty() ? "view" : state_.scene.c_str(), e.what());
+    }
+    return 1;
+}
+
+int Viewer::runUnguarded() {
     if (auto e = init(); !e.empty()) {
         std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
         return 1;

@@ -52,6 +52,7 @@ public:
     const StatsHistory& stats() const { return stats_; }
 
 private:
+    int runUnguarded();
     int runHeadless();
     // Pumps frame() until the scene is shown (loaded, adopted by the UI,
     // preset applied) or it failed to load; returns an error or empty.

@@ -107,6 +107,42 @@ void expectViewerMatchesRun(const std::string& scene) {
     }
 }
 
+// An exception on the sim thread (std::bad_alloc from a scene too large for
+// memory) used to terminate the viewer: it stops stepping with a message that
+// names the scene and the cause, and a reset starts again.
+TEST(SimThreadFailures, AnExceptionWhileSteppingStopsWithAMessage) {
+    SimThread t;
+    bool armed = true;
+    t.setStepHook([&](int64_t frame) {
+        if (armed && frame == 3) throw std::bad_alloc();
+    });
+    Controls c;
+    c.playing = false;
+    c.params = settings(sim::SolverKind::Sst);
+    t.setControls(c);
+    t.start();
+    Commands load;
+    load.load = "builtin:t1";
+    send(t, load);
+    Commands five;
+    five.step = 5;
+    send(t, five);
+    const auto& f = t.latest();
+    EXPECT_EQ(f.frame, 2) << "frames 1 and 2 were computed, frame 3 failed";
+    EXPECT_NE(f.fatal.find("builtin:t1"), std::string::npos) << f.fatal;
+    EXPECT_NE(f.fatal.find("out of memory"), std::string::npos) << f.fatal;
+    send(t, five);
+    EXPECT_EQ(t.latest().frame, 2) << "no stepping after a failure until a reset";
+    armed = false;
+    Commands reset;
+    reset.reset = true;
+    send(t, reset);
+    send(t, five);
+    EXPECT_EQ(t.latest().frame, 5);
+    EXPECT_TRUE(t.latest().fatal.empty());
+    t.stop();
+}
+
 TEST(SimThreadMatchesRun, T5InEverySolverMode) { expectViewerMatchesRun(asset("t5-arm-flexion.glb")); }
 TEST(SimThreadMatchesRun, T6InEverySolverMode) { expectViewerMatchesRun(asset("t6-arm-fighting.glb")); }
 
