@@ -1284,6 +1284,8 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
         else
             ok = loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
                                             unsigned(bytes.size()), base_dir);
+    } catch (const std::bad_alloc&) {
+        return prefix + "out of memory while parsing the glTF (too large for this machine)";
     } catch (const std::exception& e) {
         return prefix + "glTF parse error: " + e.what();
     }
@@ -1314,6 +1316,9 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     } catch (const LoadError& e) {
         out = Scene{};
         return prefix + e.what();
+    } catch (const std::bad_alloc&) {
+        out = Scene{};
+        return prefix + "out of memory while reading the scene (too large for this machine)";
     } catch (const std::exception& e) {
         out = Scene{};
         return prefix + "error: " + e.what();
