@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
