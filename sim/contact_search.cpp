@@ -190,18 +190,24 @@ void ContactSearch::buildGrid(float search) {
     // the cell grows until the total fits. Sane scenes never reach the bound
     // (results unchanged); positions blown up to ±inf or NaN end with one cell
     // for everything (every triangle a candidate; memory still bounded).
+    // The cell range of every triangle is computed once here and reused by
+    // the passes below.
     const double max_entries = 64.0 * double(tris_.size()) + 4096.0;
+    tri_cells_.resize(tris_.size() * 2);
     for (;;) {
         double total = 0.0;
-        for (const Tri& t : tris_) {
+        for (size_t k = 0; k < tris_.size() && total <= max_entries; ++k) {
+            const Tri& t = tris_[k];
             const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, cell_);
             const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, cell_);
+            tri_cells_[2 * k] = c0;
+            tri_cells_[2 * k + 1] = c1;
             total += (double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0);
-            if (total > max_entries) break;
         }
         if (total <= max_entries) break;
         if (!(cell_ > 0.0f) || !std::isfinite(cell_ * 2.0f)) {
             cell_ = std::numeric_limits<float>::infinity();
+            for (size_t k = 0; k < tris_.size(); ++k) tri_cells_[2 * k] = tri_cells_[2 * k + 1] = glm::ivec3(0);
             break;
         }
         cell_ *= 2.0f;
@@ -213,10 +219,7 @@ void ContactSearch::buildGrid(float search) {
     entry_bucket_.clear();
     // Pass 1: the bucket of every (triangle, overlapped cell) pair.
     for (uint32_t k = 0; k < tris_.size(); ++k) {
-        const Tri& t = tris_[k];
-        glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
-        glm::vec3 hi = glm::max(glm::max(t.a, t.b), t.c) + search;
-        glm::ivec3 c0 = cellOf(lo, cell_), c1 = cellOf(hi, cell_);
+        const glm::ivec3 c0 = tri_cells_[2 * size_t(k)], c1 = tri_cells_[2 * size_t(k) + 1];
         for (int z = c0.z; z <= c1.z; ++z)
             for (int y = c0.y; y <= c1.y; ++y)
                 for (int x = c0.x; x <= c1.x; ++x) {
@@ -232,10 +235,7 @@ void ContactSearch::buildGrid(float search) {
     cursor.assign(bucket_start_.begin(), bucket_start_.end() - 1);
     size_t e = 0;
     for (uint32_t k = 0; k < tris_.size(); ++k) {
-        const Tri& t = tris_[k];
-        glm::vec3 lo = glm::min(glm::min(t.a, t.b), t.c) - search;
-        glm::vec3 hi = glm::max(glm::max(t.a, t.b), t.c) + search;
-        glm::ivec3 c0 = cellOf(lo, cell_), c1 = cellOf(hi, cell_);
+        const glm::ivec3 c0 = tri_cells_[2 * size_t(k)], c1 = tri_cells_[2 * size_t(k) + 1];
         const size_t cells = size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) * size_t(c1.z - c0.z + 1);
         for (size_t i = 0; i < cells; ++i) entries_[cursor[entry_bucket_[e++]]++] = k;
     }

@@ -1,4 +1,4 @@
-// Per-substep contact search (docs/model.md §3.5) and sliding re-projection (§4.6).
+// Per-substep contact search (docs/model.md §3.5) and sliding re-projection (§3.7).
 //
 // Every contact/sliding target (a bone mesh in its substep transform, or a
 // muscle surface at the predicted positions p) contributes its triangles,
@@ -90,6 +90,7 @@ private:
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
+    std::vector<glm::ivec3> tri_cells_;  // per triangle: its lowest and highest grid cell
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
     std::vector<uint32_t> entry_cursor_;  // scratch: fill position per bucket
     std::vector<Slot> slots_;             // kSlots per particle
