@@ -108,9 +108,15 @@ sim::StepReport SceneDriver::step() {
     return sim_->stepFrame();
 }
 
+// The state a fresh load gives: the world as built (muscles and bones in the
+// bind pose the meshes were modelled in), with the bones' first target the
+// animation's pose at t = 0. The first step moves them from the bind pose to
+// it (and, with carry, the muscles with them); nothing of a run before a
+// reset reaches it.
 void SceneDriver::poseBonesAtRest() {
-    sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
     sim_->reset();
+    sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
+    for (auto& b : sim_->mutableWorld().bodies) b.prev = b.curr;
 }
 
 void SceneDriver::reset() { poseBonesAtRest(); }

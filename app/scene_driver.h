@@ -94,8 +94,9 @@ public:
     // Advances one frame: bone targets and activations for the end of the
     // frame, then the solver.
     sim::StepReport step();
-    // Back to the rest pose at t = 0, the bones at their t = 0 pose and at
-    // rest (the first step does not sweep them from where they were).
+    // Exactly the state a fresh load gives (t = 0; nothing of the run before
+    // the reset reaches the next step: no sweep of the bones from where the
+    // animation had taken them).
     void reset();
     void captureState(sim::State& s) const { sim_->captureState(s); }
     std::string restore(const sim::State& s) { return sim_->restore(s); }

@@ -117,17 +117,9 @@ void Simulation::setOverpressure(size_t m, float kappa) {
 }
 
 void Simulation::reset() {
-    // The state the scene was built in, with the bones left where they are
-    // now and at rest: no motion from before the reset reaches the next step.
-    std::vector<glm::mat4> pose;
-    for (const auto& b : world_.bodies) pose.push_back(b.curr);
+    // Exactly the state load() built: particles and bones in the bind pose,
+    // no motion carried over from before the reset.
     restore(initial_);
-    for (size_t b = 0; b < world_.bodies.size(); ++b) {
-        Body& B = world_.bodies[b];
-        B.prev = B.now = B.curr = pose[b];
-        B.step_motion = B.last_step_motion = glm::mat4(1.0f);
-    }
-    for (auto& m : world_.muscles) m.activation = m.target_activation = m.a0;
     frame_ = 0;
     time_ = 0.0;
 }

@@ -85,8 +85,8 @@ public:
     // Advances one animation frame (params().frame_dt) in params().substeps.
     StepReport stepFrame();
 
-    // Restores the bind pose (positions, velocities, λ, activations); the
-    // bones stay where they are, at rest (no motion carried into the next step).
+    // Back to the state load() built: positions, velocities, activations and
+    // the bones in the bind pose, at rest.
     void reset();
 
     // The whole state a step depends on (sim/state.h). captureState reuses
