@@ -72,9 +72,11 @@ void Viewer::takeSimFrame() {
         if (preset_pending_) {
             preset_pending_ = false;
             if (auto e = actions_.loadPreset(opt_.preset); !e.empty()) {
-                std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
                 state_.status = e;
-                if (opt_.frames > 0) fatal_ = e;
+                if (opt_.frames > 0)
+                    fatal_ = e;  // the headless run ends with it
+                else
+                    std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
             }
         }
     }
