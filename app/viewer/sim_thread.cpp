@@ -350,7 +350,10 @@ void SimThread::publish() {
     f.serial = published_.load(std::memory_order_relaxed) + 1;
     f.message = message_;
     f.steps = steps_;
-    f.playing = controls_.playing;
+    // Playing and actually stepping (not held at --frames N, at the end, or
+    // stopped by a failure).
+    f.playing = controls_.playing && fatal_.empty() && driver_.loaded() && !driver_.atEnd() &&
+                !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame);
     f.fatal = fatal_;
     f.reports = reports_;
     f.report_error = report_error_;
