@@ -1,9 +1,12 @@
 #include "app/cli_args.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace app {
@@ -85,6 +88,18 @@ double parseNumber(const std::string& flag, const std::string& text, double lo, 
         throw CliError(flag + ": '" + text + "' is not a number (valid range " + range.str() + ")");
     if (v < lo || v > hi) throw CliError(flag + "=" + text + " is out of range (valid range " + range.str() + ")");
     return v;
+}
+
+void checkOutputPath(const std::string& flag, const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path == "-") return;
+    if (path.empty()) throw CliError(flag + ": empty path");
+    std::error_code ec;
+    const fs::path p(path);
+    if (fs::is_directory(p, ec)) throw CliError(flag + " " + path + ": is a directory, not a file");
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) throw CliError(flag + " " + path + ": the folder " + dir.string() + " does not exist");
+    if (::access(dir.c_str(), W_OK) != 0) throw CliError(flag + " " + path + ": the folder " + dir.string() + " is not writable");
 }
 
 long long CliArgs::integer(const std::string& flag, long long def, long long lo, long long hi) const {

@@ -37,6 +37,10 @@ private:
 };
 
 long long parseInteger(const std::string& flag, const std::string& text, long long lo, long long hi);
+// An output file the command will write at its end: refused before any work
+// when its folder does not exist or is not writable, or it names a folder
+// ("-" is standard output and always fine). Throws CliError naming the flag.
+void checkOutputPath(const std::string& flag, const std::string& path);
 double parseNumber(const std::string& flag, const std::string& text, double lo, double hi);
 
 }  // namespace app

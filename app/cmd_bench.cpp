@@ -239,6 +239,14 @@ int benchCommand(const Args& raw) {
         if (auto a = args.get("--activation"))
             act = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
         sim::SolverParams base;
+        for (const char* flag : {"--json", "--csv"})
+            if (auto out = args.get(flag)) checkOutputPath(flag, *out);
+        // Every scene must load: a typo or a bad file is an error, not a table
+        // of skipped rows (runs that fail later, a NaN, are still reported as rows).
+        for (const auto& scene : scenes) {
+            SceneDriver probe;
+            if (auto e = probe.load(scene); !e.empty()) throw CliError(e);
+        }
 
         std::cout << "msxpbd bench: " << buildType() << " build, " << omp_get_num_procs() << " cores, " << frames
                   << " frames x " << repeats << " repeats per row\n";

@@ -61,6 +61,7 @@ int runCommand(const Args& raw) {
         if (!scene) throw CliError("--scene is required (a .glb/.gltf file or builtin:t1, builtin:p1, builtin:p2)");
         scene_name = *scene;
         const long long frames = args.integer("--frames", 120, 1, 1000000);
+        if (auto out = args.get("--json")) checkOutputPath("--json", *out);
         sim::SolverParams params;
         applySolverFlags(args, params);
         ActivationSource activation = parseActivation(args);

@@ -1,4 +1,5 @@
 #include "app/viewer/view_options.h"
+#include "app/cli_args.h"
 #include "engine/build_info.h"
 
 #include <algorithm>
@@ -65,6 +66,13 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
     }
     if (!o.screenshot.empty() && o.frames == 0) return "--screenshot needs --frames N";
     if (!o.json.empty() && o.frames == 0) return "--json needs --frames N";
+    // Refused before the run, not after it.
+    try {
+        if (!o.screenshot.empty()) checkOutputPath("--screenshot", o.screenshot);
+        if (!o.json.empty()) checkOutputPath("--json", o.json);
+    } catch (const CliError& e) {
+        return e.what();
+    }
     if (o.frames > 0) o.hidden = true;
     return {};
 }

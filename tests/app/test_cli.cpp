@@ -84,6 +84,11 @@ TEST_P(CliBadInput, IsRefusedWithAMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Run, CliBadInput,
     ::testing::Values(BadInput{"run --scene builtin:nope", "unknown built-in scene"},
+                      BadInput{"run --scene builtin:t1 --json /nonexistent/r.json", "/nonexistent does not exist"},
+                      BadInput{"run --scene builtin:t1 --json /tmp", "is a directory"},
+                      BadInput{"bench --scenes builtin:t1,/dev/zero --frames 1", "/dev/zero: is a character device"},
+                      BadInput{"bench --scenes builtin:t1 --frames 1 --csv /nonexistent/b.csv",
+                               "/nonexistent does not exist"},
                       BadInput{"run --scene /nonexistent/arm.glb", "/nonexistent/arm.glb"},
                       BadInput{"run --scene builtin:t1 --bogus 3", "unknown option '--bogus'"},
                       BadInput{"run --scene builtin:t1 --iterations -3", "--iterations=-3 is out of range"},

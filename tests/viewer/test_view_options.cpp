@@ -21,4 +21,16 @@ TEST(ViewOptions, MaxFpsIsParsedAndRangeChecked) {
     EXPECT_NE(app::viewer::parseViewOptions({"--max-fps"}, o, help), "");
 }
 
+// Output files are checked before the run, not after minutes of it.
+TEST(ViewOptions, OutputPathsAreCheckedBeforeTheRun) {
+    app::viewer::ViewOptions o;
+    bool help = false;
+    std::string e = app::viewer::parseViewOptions({"--frames", "2", "--screenshot", "/nonexistent/s.png"}, o, help);
+    EXPECT_NE(e.find("/nonexistent does not exist"), std::string::npos) << e;
+    app::viewer::ViewOptions o2, o3;
+    e = app::viewer::parseViewOptions({"--frames", "2", "--json", "/tmp"}, o2, help);
+    EXPECT_NE(e.find("is a directory"), std::string::npos) << e;
+    EXPECT_EQ(app::viewer::parseViewOptions({"--frames", "2", "--json", "-"}, o3, help), "");
+}
+
 }  // namespace
