@@ -1,9 +1,11 @@
 #version 410 core
 // Hemisphere ambient + one key light with soft PCF shadows + a faint rim, in
-// linear space; vertex colours (from the perceptual colour maps) are sRGB.
+// linear space; vertex colours are sRGB. Muscles (a fibre direction given)
+// get fine striation along their fibres and, with activation, a warm glow.
 in vec3 v_pos;
 in vec3 v_normal;
 in vec3 v_color;
+in vec4 v_fiber;
 in vec4 v_light;
 
 uniform vec3 u_eye;
@@ -36,6 +38,16 @@ void main() {
     if (dot(n, v) < 0.0) n = -n;  // inner side seen through a hidden neighbour or a cut
     vec3 l = normalize(u_light_dir);
     vec3 base = pow(v_color, vec3(2.2));
+    // Striation: stripes of constant angle around the muscle run along it
+    // (fascicle bundles ~1.5 mm apart); faded out where they would be finer
+    // than two pixels, and towards the tendons (the count falls to 0 there).
+    if (v_fiber.z > 0.5 && dot(v_fiber.xy, v_fiber.xy) > 1e-4) {
+        float count = floor(v_fiber.z), belly = fract(v_fiber.z) / 0.49;
+        float phase = atan(v_fiber.y, v_fiber.x) * count;
+        float fade = clamp(1.5 - fwidth(phase) / 3.1415927, 0.0, 1.0) * belly;
+        float stripe = 0.5 + 0.5 * sin(phase);
+        base *= 1.0 - 0.25 * fade * stripe;
+    }
 
     float hemi = 0.5 + 0.5 * n.y;
     vec3 ambient = mix(vec3(0.10, 0.09, 0.09), vec3(0.32, 0.34, 0.38), hemi);
@@ -48,5 +60,7 @@ void main() {
     float fill = 0.25 * max(dot(n, v), 0.0);
 
     vec3 c = base * (ambient + 0.95 * diffuse * sh + fill) + vec3(spec * sh + rim);
+    // Activation glow: emitted, so it reads on the shadowed side too.
+    c += v_fiber.w * vec3(1.0, 0.38, 0.06) * (0.35 + 0.65 * pow(1.0 - max(dot(n, v), 0.0), 1.5));
     frag_color = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
 }

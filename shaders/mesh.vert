@@ -3,6 +3,7 @@
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec3 a_color;
+layout(location = 3) in vec4 a_fiber;  // muscles: cos θ, sin θ around the muscle, stripe count, glow; else 0
 
 uniform mat4 u_view_proj;
 uniform mat4 u_light_view_proj;
@@ -10,12 +11,14 @@ uniform mat4 u_light_view_proj;
 out vec3 v_pos;
 out vec3 v_normal;
 out vec3 v_color;
+out vec4 v_fiber;
 out vec4 v_light;
 
 void main() {
     v_pos = a_pos;
     v_normal = a_normal;
     v_color = a_color;
+    v_fiber = a_fiber;
     v_light = u_light_view_proj * vec4(a_pos, 1.0);
     gl_Position = u_view_proj * vec4(a_pos, 1.0);
 }

@@ -84,6 +84,7 @@ public:
     void setCamera(const engine::render::OrbitCamera& c) {
         s_.camera = c;
         s_.frame_requested = false;
+        s_.camera_set = true;
     }
     // Mouse: orbit and pan by a drag in window pixels, zoom by wheel steps.
     void orbitCamera(float dx_px, float dy_px) { s_.camera.orbit(dx_px, dy_px); }

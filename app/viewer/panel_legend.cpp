@@ -5,27 +5,40 @@
 
 namespace app::viewer {
 
-// Colour bar for whatever the muscle colours mean right now: activation
-// (viridis) or, with the heat map overlay, the XPBD constraint residual (inferno).
+// Colour bar for whatever the muscle colours mean right now: the activation
+// glow on the anatomical colours, activation on viridis, or, with the heat map
+// overlay, the XPBD constraint residual (inferno).
 void drawLegend(PanelContext& c) {
-    const bool error = c.state.render.overlay(engine::render::Overlay::ErrorMap);
-    const bool groups = c.state.render.overlay(engine::render::Overlay::ColorGroups);
+    using engine::render::Overlay;
+    const bool error = c.state.render.overlay(Overlay::ErrorMap);
+    const bool groups = c.state.render.overlay(Overlay::ColorGroups);
+    const bool viridis = c.state.render.overlay(Overlay::ActivationMap);
+    const bool glow = c.state.render.overlay(Overlay::Glow);
     if (groups && !error) return;
+    if (!error && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(ds.x - 380.0f, ds.y - 76.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("##legend", nullptr, flags)) {
-        ImGui::TextUnformatted(error ? "constraint residual |C + a~ lambda| / L" : "activation");
+        ImGui::TextUnformatted(error ? "constraint residual |C + a~ lambda| / L"
+                               : viridis ? "activation"
+                                         : "activation (glow)");
         const float w = 220.0f, h = 14.0f;
         ImVec2 p = ImGui::GetCursorScreenPos();
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const int steps = 32;
         auto map = error ? engine::render::ColorMap::Inferno : engine::render::ColorMap::Viridis;
+        // The glow as the shader adds it to the lit flesh colour (approximate).
+        auto colour = [&](float x) {
+            if (error || viridis) return engine::render::sampleColorMap(map, x);
+            const glm::vec3 flesh(0.60f, 0.20f, 0.17f), warm(1.0f, 0.42f, 0.08f);
+            return glm::min(flesh + 0.5f * x * warm, glm::vec3(1.0f));
+        };
         for (int i = 0; i < steps; ++i) {
-            glm::vec3 a = engine::render::sampleColorMap(map, float(i) / steps);
-            glm::vec3 b = engine::render::sampleColorMap(map, float(i + 1) / steps);
+            glm::vec3 a = colour(float(i) / steps);
+            glm::vec3 b = colour(float(i + 1) / steps);
             ImU32 ca = ImColor(a.x, a.y, a.z), cb = ImColor(b.x, b.y, b.z);
             dl->AddRectFilledMultiColor(ImVec2(p.x + w * i / steps, p.y), ImVec2(p.x + w * (i + 1) / steps, p.y + h), ca, cb, cb, ca);
         }

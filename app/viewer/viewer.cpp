@@ -232,7 +232,8 @@ int Viewer::runHeadless() {
     rewind.reset = true;
     sim_.command(rewind);
     runUntilFresh(30.0);
-    state_.frame_requested = true;  // what frame 0 shows, and the whole animation
+    // What frame 0 shows, and the whole animation, unless a preset set the camera.
+    if (!state_.camera_set) state_.frame_requested = true;
     frame();
     const int64_t n = opt_.frames;
     state_.controls.playing = true;

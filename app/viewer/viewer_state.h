@@ -23,6 +23,7 @@ struct ViewerState {
     bool show_timings = true;
     bool show_help = false;
     bool frame_requested = true;    // "frame all" at the next rendered frame
+    bool camera_set = false;        // a camera was set explicitly (a preset): headless runs keep it
     std::string screenshot_path;    // written after the next rendered frame
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "engine/scene.h"
@@ -103,6 +104,33 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
         for (int c : t.distance_color) t.color_count = std::max(t.color_count, c + 1);
     }
     t.fiber_neighbor = fiberNeighbors(w, t.mesh_edges);
+    t.tendon.assign(w.particles.size(), 0.0f);
+    t.around.assign(w.particles.size(), glm::vec2(0.0f));
+    for (size_t mi = 0; mi < w.muscles.size() && mi < t.muscles.size(); ++mi) {
+        const auto& m = w.muscles[mi];
+        const glm::vec3 o = sim::rootCentroid(w.particles.rest, m.origin_sets);
+        const glm::vec3 e = sim::rootCentroid(w.particles.rest, m.insertion_sets);
+        const glm::vec3 axis = e - o;
+        const float len2 = glm::dot(axis, axis);
+        if (!(len2 > 0.0f)) continue;
+        const glm::vec3 a = axis / std::sqrt(len2);
+        // A frame across the axis.
+        const glm::vec3 ref = std::abs(a.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
+        const glm::vec3 bu = glm::normalize(glm::cross(a, ref)), bv = glm::cross(a, bu);
+        double radius = 0.0;
+        for (uint32_t i = m.first; i < m.first + m.surface_count && i < t.tendon.size(); ++i) {
+            const glm::vec3 r = w.particles.rest[i] - o;
+            const float u = glm::dot(r, axis) / len2;  // 0 at the origin, 1 at the insertion
+            const float end = std::min(u, 1.0f - u);  // distance to the nearer end
+            t.tendon[i] = 1.0f - glm::smoothstep(0.03f, 0.16f, end);
+            const glm::vec2 q(glm::dot(r, bu), glm::dot(r, bv));
+            const float ql = glm::length(q);
+            t.around[i] = ql > 0.0f ? q / ql : glm::vec2(1.0f, 0.0f);
+            radius += ql;
+        }
+        if (m.surface_count > 0) radius /= double(m.surface_count);
+        t.muscles[mi].stripes = float(std::max(8.0, std::round(2.0 * 3.14159265 * radius / 0.0015)));
+    }
     for (const auto& a : w.attachments) t.attachments.push_back(a.particle);
 
     if (scene && !scene->meshes.empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
@@ -27,6 +28,7 @@ struct MuscleDraw {
     std::string name;
     uint32_t first = 0, surface_count = 0, branch_count = 0;
     uint32_t tri_begin = 0, tri_count = 0;
+    float stripes = 0.0f;  // striation: stripes around the muscle (~1.5 mm apart at rest)
 };
 
 // Bone or other non-muscle geometry, posed on the CPU every frame.
@@ -61,6 +63,15 @@ struct DrawTopology {
     // Per particle: the neighbour whose rest edge is best aligned with the
     // fibre; drawing the current edge direction shows how fibres deform.
     std::vector<uint32_t> fiber_neighbor;
+    // Per particle: 0 in the fleshy belly, rising to 1 at the tendon ends
+    // (near the origin and insertion sets along the muscle's axis), for the
+    // anatomical colours.
+    std::vector<float> tendon;
+    // Per particle: (cos θ, sin θ) of its angle around the muscle's
+    // origin–insertion axis at rest. Interpolated and turned back into an
+    // angle per pixel, it places the striation (stripes of constant θ run
+    // along the muscle) without a seam.
+    std::vector<glm::vec2> around;
     std::vector<uint32_t> attachments;      // particle indices held on bodies
     std::vector<BoneMesh> bones;
     glm::vec3 ground_origin{0.0f};

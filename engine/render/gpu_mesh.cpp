@@ -8,7 +8,7 @@ GpuMesh::~GpuMesh() { release(); }
 
 GpuMesh::GpuMesh(GpuMesh&& o) noexcept
     : vao_(std::exchange(o.vao_, 0)), pos_(std::exchange(o.pos_, 0)), nrm_(std::exchange(o.nrm_, 0)),
-      col_(std::exchange(o.col_, 0)), ebo_(std::exchange(o.ebo_, 0)),
+      col_(std::exchange(o.col_, 0)), fib_(std::exchange(o.fib_, 0)), ebo_(std::exchange(o.ebo_, 0)),
       index_count_(std::exchange(o.index_count_, 0)) {}
 
 GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
@@ -18,6 +18,7 @@ GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
         pos_ = std::exchange(o.pos_, 0);
         nrm_ = std::exchange(o.nrm_, 0);
         col_ = std::exchange(o.col_, 0);
+        fib_ = std::exchange(o.fib_, 0);
         ebo_ = std::exchange(o.ebo_, 0);
         index_count_ = std::exchange(o.index_count_, 0);
     }
@@ -27,12 +28,13 @@ GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
 void GpuMesh::create() {
     if (vao_) return;
     glGenVertexArrays(1, &vao_);
-    GLuint b[4];
-    glGenBuffers(4, b);
+    GLuint b[5];
+    glGenBuffers(5, b);
     pos_ = b[0];
     nrm_ = b[1];
     col_ = b[2];
     ebo_ = b[3];
+    fib_ = b[4];
     glBindVertexArray(vao_);
     auto attrib = [](GLuint index, GLuint buffer) {
         glBindBuffer(GL_ARRAY_BUFFER, buffer);
@@ -42,16 +44,20 @@ void GpuMesh::create() {
     attrib(0, pos_);
     attrib(1, nrm_);
     attrib(2, col_);
+    glBindBuffer(GL_ARRAY_BUFFER, fib_);
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
+    glDisableVertexAttribArray(3);
+    glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 0.0f);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo_);
     glBindVertexArray(0);
 }
 
 void GpuMesh::release() {
     if (!vao_) return;
-    GLuint b[4] = {pos_, nrm_, col_, ebo_};
-    glDeleteBuffers(4, b);
+    GLuint b[5] = {pos_, nrm_, col_, ebo_, fib_};
+    glDeleteBuffers(5, b);
     glDeleteVertexArrays(1, &vao_);
-    vao_ = pos_ = nrm_ = col_ = ebo_ = 0;
+    vao_ = pos_ = nrm_ = col_ = fib_ = ebo_ = 0;
 }
 
 void GpuMesh::setIndices(std::span<const uint32_t> indices) {
@@ -64,7 +70,7 @@ void GpuMesh::setIndices(std::span<const uint32_t> indices) {
 }
 
 void GpuMesh::setVertices(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
-                          std::span<const glm::vec3> colors) {
+                          std::span<const glm::vec3> colors, std::span<const glm::vec4> fibers) {
     create();
     // Orphan-and-fill: the driver hands out fresh storage instead of stalling
     // on the previous frame's draw.
@@ -81,6 +87,14 @@ void GpuMesh::setVertices(std::span<const glm::vec3> positions, std::span<const 
     } else {
         upload(col_, colors);
         glEnableVertexAttribArray(2);
+    }
+    if (fibers.empty()) {
+        glDisableVertexAttribArray(3);
+        glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 0.0f);
+    } else {
+        glBindBuffer(GL_ARRAY_BUFFER, fib_);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(fibers.size_bytes()), fibers.data(), GL_STREAM_DRAW);
+        glEnableVertexAttribArray(3);
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);

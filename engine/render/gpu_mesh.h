@@ -8,6 +8,7 @@
 
 #include <glad/gl.h>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 namespace engine::render {
 
@@ -21,16 +22,18 @@ public:
     GpuMesh& operator=(GpuMesh&& o) noexcept;
 
     void setIndices(std::span<const uint32_t> indices);
-    // Colours may be empty (the shader then uses its uniform colour).
+    // Colours may be empty (white). `fibers` (muscles: cos θ, sin θ around
+    // the muscle, stripe count, activation glow) may be empty (no striation,
+    // no glow).
     void setVertices(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
-                     std::span<const glm::vec3> colors);
+                     std::span<const glm::vec3> colors, std::span<const glm::vec4> fibers = {});
     void draw() const;
     size_t indexCount() const { return index_count_; }
 
 private:
     void create();
     void release();
-    GLuint vao_ = 0, pos_ = 0, nrm_ = 0, col_ = 0, ebo_ = 0;
+    GLuint vao_ = 0, pos_ = 0, nrm_ = 0, col_ = 0, fib_ = 0, ebo_ = 0;
     size_t index_count_ = 0;
 };
 

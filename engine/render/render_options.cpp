@@ -4,10 +4,11 @@ namespace engine::render {
 
 namespace {
 constexpr std::array<std::string_view, kOverlayCount> kNames = {
-    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error"};
+    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error", "activation", "glow"};
 constexpr std::array<std::string_view, kOverlayCount> kLabels = {
     "Wireframe",   "Fibre directions",       "Internal structure", "Attachments",
-    "Contacts",    "SMT-G colour groups",    "Constraint error heat map"};
+    "Contacts",    "SMT-G colour groups",    "Constraint error heat map", "Activation colour map",
+    "Activation glow"};
 }  // namespace
 
 std::string_view overlayName(Overlay o) { return kNames[static_cast<int>(o)]; }

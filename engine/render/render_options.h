@@ -17,16 +17,23 @@ enum class Overlay : uint8_t {
     Attachments,  // vertices held on bones
     Contacts,     // active contacts with their normals
     ColorGroups,  // SMT-G colour of every distance constraint
-    ErrorMap,     // per-vertex constraint error heat map (replaces the activation colours)
+    ErrorMap,     // per-vertex constraint error heat map (replaces the muscle colours)
+    ActivationMap,  // activation on the viridis colour map instead of the anatomical colours
+    Glow,           // activation shown as a warm glow on the muscle (on by default)
     Count
 };
 constexpr int kOverlayCount = static_cast<int>(Overlay::Count);
 std::string_view overlayName(Overlay o);   // "wireframe", "fibers", ...
 std::string_view overlayLabel(Overlay o);  // for the UI
 std::optional<Overlay> parseOverlay(std::string_view name);
+constexpr std::array<bool, kOverlayCount> defaultOverlays() {
+    std::array<bool, kOverlayCount> o{};
+    o[static_cast<int>(Overlay::Glow)] = true;
+    return o;
+}
 
 struct RenderOptions {
-    std::array<bool, kOverlayCount> overlays{};
+    std::array<bool, kOverlayCount> overlays = defaultOverlays();
     bool shadows = true;
     bool bones = true;
     bool ground = true;

@@ -72,19 +72,40 @@ void Renderer::updateMuscleIndices(const RenderOptions& opt) {
     indices_dirty_ = false;
 }
 
+// Muscle colours: anatomical (red-brown belly, pale tendon ends, striated
+// along the fibres, a warm glow with activation), or a data overlay that
+// replaces them: the error heat map, SMT-G groups, activation on viridis.
 void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
     colors_.assign(f.positions.size(), glm::vec3(0.7f));
+    fibers_.assign(f.positions.size(), glm::vec4(0.0f));
     const bool error_map = opt.overlay(Overlay::ErrorMap) && f.vertex_error.size() == f.positions.size();
     const bool groups = opt.overlay(Overlay::ColorGroups);
+    const bool activation_map = opt.overlay(Overlay::ActivationMap);
+    const bool anatomical = !error_map && !groups && !activation_map;
+    const bool glow = opt.overlay(Overlay::Glow) && !error_map && !groups;
+    const glm::vec3 flesh(0.60f, 0.20f, 0.17f), tendon(0.86f, 0.80f, 0.68f);
     for (size_t m = 0; m < topo_->muscles.size(); ++m) {
         const auto& md = topo_->muscles[m];
         float a = m < f.muscle_activation.size() ? f.muscle_activation[m] : 0.0f;
-        glm::vec3 base = groups ? glm::vec3(0.78f) : sampleColorMap(ColorMap::Viridis, a);
+        const glm::vec3 base = groups ? glm::vec3(0.78f) : sampleColorMap(ColorMap::Viridis, a);
         const bool selected = int(m) == opt.selected_muscle;
         for (uint32_t i = md.first; i < md.first + md.surface_count + md.branch_count && i < colors_.size(); ++i) {
-            glm::vec3 c = error_map ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale) : base;
+            const float t = i < topo_->tendon.size() ? topo_->tendon[i] : 0.0f;
+            glm::vec3 c = error_map    ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale)
+                          : anatomical ? glm::mix(flesh, tendon, t)
+                                       : base;
             colors_[i] = selected ? glm::mix(c, glm::vec3(1.0f, 0.95f, 0.8f), 0.35f) : c;
+            if (!anatomical) continue;
+            // Where the vertex lies around the muscle (striation) and the
+            // glow; tendons carry neither.
+            const glm::vec2 th = i < topo_->around.size() ? topo_->around[i] : glm::vec2(0.0f);
+            // z: the stripe count (an integer, so the stripes close around the
+            // muscle) plus 0.49 × how much of the belly this is.
+            fibers_[i] = glm::vec4(th, md.stripes + 0.49f * (1.0f - t), glow ? 0.4f * a * (1.0f - t) : 0.0f);
         }
+        if (!anatomical && glow)
+            for (uint32_t i = md.first; i < md.first + md.surface_count && i < fibers_.size(); ++i)
+                fibers_[i].w = 0.45f * a;
     }
 }
 
@@ -133,7 +154,7 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
         updateMuscleIndices(opt);
         computeVertexNormals(f.positions, topo_->triangles, normals_);
         computeColors(f, opt);
-        muscles_.setVertices(f.positions, normals_, colors_);
+        muscles_.setVertices(f.positions, normals_, colors_, fibers_);
         for (size_t m = 0; m < topo_->muscles.size(); ++m) {
             if (!opt.muscleVisible(m)) continue;
             const auto& md = topo_->muscles[m];

@@ -58,6 +58,7 @@ private:
     std::vector<uint8_t> index_visibility_;
     bool indices_dirty_ = true;
     std::vector<glm::vec3> normals_, colors_, bone_pos_, bone_nrm_, bone_col_;
+    std::vector<glm::vec4> fibers_;  // muscles: fibre direction + glow (GpuMesh stream 3)
     std::vector<uint32_t> tri_scratch_;
     std::vector<glm::uvec3> bone_tris_;
     Bounds bounds_;

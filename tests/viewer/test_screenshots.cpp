@@ -63,6 +63,7 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
     v->actions().setUiVisible(false);
     // Colour groups exist only for the colouring solvers.
     ASSERT_EQ(v->actions().execute("set solver coloring"), "");
+    ASSERT_EQ(v->actions().execute("activation 0.8"), "");  // something for the glow and the activation map
     ASSERT_TRUE(v->runUntilSteps(5, 120.0));
     v->actions().setPlaying(false);
     ASSERT_TRUE(v->runUntilFresh(30.0));
@@ -73,7 +74,9 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
         std::string name(engine::render::overlayName(o));
         if (o == Overlay::Contacts && v->shown().contact_p.empty()) continue;  // nothing to show on t1
         if (o == Overlay::ColorGroups && (!v->shown().scene || v->shown().scene->colors == 0)) continue;
-        v->actions().setOverlay(o, true);
+        // Toggled from its default (the glow is on by default).
+        const bool was = v->state().render.overlay(o);
+        v->actions().setOverlay(o, !was);
         if (o == Overlay::ErrorMap) {
             ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error field
         }
@@ -81,7 +84,7 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
         Image on = grab(*v);
         save(on, "t1-overlay-" + name + ".png");
         EXPECT_GT(changedPixels(base, on), size_t(20)) << "overlay " << name << " did not change the image";
-        v->actions().setOverlay(o, false);
+        v->actions().setOverlay(o, was);
     }
     v->frame();
     EXPECT_LT(changedPixels(base, grab(*v)), size_t(20)) << "switching the overlays off does not restore the image";
