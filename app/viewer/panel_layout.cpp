@@ -4,16 +4,12 @@
 
 namespace app::viewer {
 
-namespace {
-constexpr float kLeftWidth = 340.0f, kRightWidth = 370.0f, kTimelineHeight = 64.0f;
-}
-
 void drawPanels(PanelContext& c) {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     const ImGuiCond once = ImGuiCond_FirstUseEver;
 
     ImGui::SetNextWindowPos(ImVec2(0, 0), once);
-    ImGui::SetNextWindowSize(ImVec2(kLeftWidth, ds.y - kTimelineHeight), once);
+    ImGui::SetNextWindowSize(ImVec2(kLeftPanelWidth, ds.y - kTimelineHeight), once);
     if (ImGui::Begin("msxpbd")) {
         if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
         if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) drawSolverPanel(c);
@@ -23,8 +19,8 @@ void drawPanels(PanelContext& c) {
     }
     ImGui::End();
 
-    ImGui::SetNextWindowPos(ImVec2(ds.x - kRightWidth, 0), once);
-    ImGui::SetNextWindowSize(ImVec2(kRightWidth, ds.y - kTimelineHeight), once);
+    ImGui::SetNextWindowPos(ImVec2(ds.x - kRightPanelWidth, 0), once);
+    ImGui::SetNextWindowSize(ImVec2(kRightPanelWidth, ds.y - kTimelineHeight), once);
     if (ImGui::Begin("Statistics")) {
         if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
         if (ImGui::CollapsingHeader("Study: iterations, XPBD vs PBD")) drawStudyPanel(c);

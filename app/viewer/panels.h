@@ -12,6 +12,10 @@
 
 namespace app::viewer {
 
+// Where the panels sit (window units): the scene is framed into what they
+// leave free.
+constexpr float kLeftPanelWidth = 340.0f, kRightPanelWidth = 370.0f, kTimelineHeight = 64.0f;
+
 struct PanelContext {
     ViewerState& state;
     Actions& actions;

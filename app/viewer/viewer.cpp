@@ -1,5 +1,6 @@
 #include "app/viewer/viewer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <thread>
@@ -116,7 +117,17 @@ void Viewer::frame() {
             all.add(f.scene->motion_bounds.lo);
             all.add(f.scene->motion_bounds.hi);
         }
-        state_.camera.frame(all);
+        // Into the part of the window the panels leave free (symmetric about
+        // the centre, where the camera looks).
+        int ww = 0, wh = 0;
+        window_.windowSize(ww, wh);
+        float fill_x = 1.0f, fill_y = 1.0f;
+        if (state_.ui_visible && ww > 0 && wh > 0) {
+            const float half_w = 0.5f * float(ww), half_h = 0.5f * float(wh);
+            fill_x = std::max(0.25f, (half_w - std::max(kLeftPanelWidth, kRightPanelWidth)) / half_w);
+            fill_y = std::max(0.5f, (half_h - kTimelineHeight) / half_h);
+        }
+        state_.camera.frame(all, float(fbw) / float(fbh), fill_x, fill_y);
         state_.frame_requested = false;
         renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     }

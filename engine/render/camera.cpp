@@ -36,13 +36,27 @@ void OrbitCamera::zoom(float wheel_steps) {
     distance = std::clamp(distance * std::pow(0.88f, wheel_steps), 1e-4f, 1e5f);
 }
 
-void OrbitCamera::frame(const Bounds& b) {
+void OrbitCamera::frame(const Bounds& b, float aspect, float fill_x, float fill_y) {
     if (!b.valid()) return;
     target = b.center();
-    float r = std::max(b.radius(), 1e-3f);
-    // Distance at which a sphere of radius r fits the vertical field of view,
-    // with a small margin for the UI panels.
-    distance = 1.15f * r / std::sin(0.5f * fov_y);
+    // The view axes for the current angles (they do not depend on distance).
+    const glm::vec3 back(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+    const glm::vec3 right = glm::normalize(glm::cross(glm::vec3(0, 1, 0), back));
+    const glm::vec3 up = glm::cross(back, right);
+    const float margin = 0.92f;
+    const float tan_y = std::tan(0.5f * fov_y) * std::clamp(fill_y, 0.1f, 1.0f) * margin;
+    const float tan_x = std::tan(0.5f * fov_y) * std::max(aspect, 1e-3f) * std::clamp(fill_x, 0.1f, 1.0f) * margin;
+    // Each corner at view depth (d − z) must satisfy |x| ≤ tan_x (d − z) and
+    // |y| ≤ tan_y (d − z): the smallest d that holds for all of them.
+    float d = 1e-3f;
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 c((i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z);
+        const glm::vec3 q = c - target;
+        const float x = std::abs(glm::dot(q, right)), y = std::abs(glm::dot(q, up)), z = glm::dot(q, back);
+        d = std::max({d, z + x / tan_x, z + y / tan_y});
+    }
+    // Not inside the box's own bounding sphere (the near plane would cut it).
+    distance = std::max(d, 1.05f * std::max(b.radius(), 1e-3f));
 }
 
 glm::vec3 OrbitCamera::eye() const {

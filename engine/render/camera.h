@@ -27,8 +27,11 @@ public:
     void orbit(float dx_px, float dy_px);
     void pan(float dx_px, float dy_px, float window_height_px);
     void zoom(float wheel_steps);
-    // Fits the bounds into the view, keeping the current angles.
-    void frame(const Bounds& b);
+    // Fits the bounds into the view, keeping the current angles: every corner
+    // of the box inside the frustum of a viewport of `aspect` (width/height),
+    // of which only the central `fill_x` × `fill_y` share is free (the rest is
+    // covered by panels), with a small margin.
+    void frame(const Bounds& b, float aspect = 16.0f / 9.0f, float fill_x = 1.0f, float fill_y = 1.0f);
 
     glm::vec3 eye() const;
     glm::mat4 view() const;
