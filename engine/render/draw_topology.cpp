@@ -153,6 +153,7 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
         if (p.normal.y > 0.9f) {
             t.ground_origin = p.origin;
             t.ground_normal = glm::normalize(p.normal);
+            t.ground_is_plane = true;
             found = true;
             break;
         }

@@ -75,6 +75,7 @@ struct DrawTopology {
     std::vector<uint32_t> attachments;      // particle indices held on bodies
     std::vector<BoneMesh> bones;
     glm::vec3 ground_origin{0.0f};
+    bool ground_is_plane = false;           // the scene's own plane (physics); else a floor under what is drawn
     glm::vec3 ground_normal{0.0f, 1.0f, 0.0f};
     float rest_radius = 0.1f;               // bounding radius of the rest pose
 };

@@ -48,6 +48,7 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
     if (topo == topo_) return;
     topo_ = std::move(topo);
     indices_dirty_ = true;
+    lowest_drawn_ = 1e30f;
     bone_tris_.clear();
     if (!topo_) return;
     std::vector<uint32_t> idx = boneIndices(topo_->bones);
@@ -109,6 +110,22 @@ void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
     }
 }
 
+// The scene's plane, or a floor just under the lowest point drawn since the
+// scene was shown (it never jumps up as a figure moves), centred under what
+// is drawn now.
+glm::vec3 Renderer::groundOrigin() {
+    const float r = std::max(bounds_.radius(), topo_ ? topo_->rest_radius : 0.1f);
+    const glm::vec3 c = bounds_.valid() ? bounds_.center() : topo_->ground_origin;
+    glm::vec3 origin = topo_->ground_origin;
+    origin.x = c.x;
+    origin.z = c.z;
+    if (!topo_->ground_is_plane && bounds_.valid()) {
+        lowest_drawn_ = std::min(lowest_drawn_, bounds_.lo.y);
+        origin.y = lowest_drawn_ - 0.02f * r;
+    }
+    return origin;
+}
+
 void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows) {
     // Grid spacing: the 1-2-5 step nearest a quarter of the scene radius, so
     // cells read as round lengths (1 cm, 5 cm, 10 cm ...).
@@ -118,10 +135,7 @@ void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool
     float spacing = decade;
     for (float step : {2.0f, 5.0f, 10.0f})
         if (std::abs(std::log(decade * step / want)) < std::abs(std::log(spacing / want))) spacing = decade * step;
-    glm::vec3 c = bounds_.valid() ? bounds_.center() : topo_->ground_origin;
-    glm::vec3 origin = topo_->ground_origin;
-    origin.x = c.x;
-    origin.z = c.z;
+    const glm::vec3 origin = groundOrigin();
     float extent = 6.0f * r;
     glm::mat4 model = glm::translate(glm::mat4(1.0f), origin) * glm::scale(glm::mat4(1.0f), glm::vec3(extent, 1, extent));
     ground_.use();
@@ -178,7 +192,14 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     if (have && opt.shadows) {
-        shadow_map_.begin(bounds_, light_dir_);
+        // The shadow map covers the floor under the scene too (its depth
+        // range would otherwise end above a floor left below a raised limb).
+        Bounds lit = bounds_;
+        if (opt.ground) {
+            const glm::vec3 g = groundOrigin();
+            lit.add(glm::vec3(bounds_.center().x, g.y, bounds_.center().z));
+        }
+        shadow_map_.begin(lit, light_dir_);
         // Slope-scaled offset in the depth pass fights acne without peter-panning.
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(2.0f, 4.0f);

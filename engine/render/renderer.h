@@ -62,6 +62,10 @@ private:
     std::vector<uint32_t> tri_scratch_;
     std::vector<glm::uvec3> bone_tris_;
     Bounds bounds_;
+    // Without a plane in the scene the floor sits just under the lowest point
+    // drawn since the scene was shown (it never jumps up as a figure moves).
+    float lowest_drawn_ = 1e30f;
+    glm::vec3 groundOrigin();
     glm::vec3 light_dir_{0.35f, 1.0f, 0.25f};
 };
 
