@@ -1,9 +1,12 @@
 // msxpbd: real-time muscle simulation with Extended Position Based Dynamics.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+
+#include <unistd.h>
 
 #include "app/commands.h"
 
@@ -18,7 +21,22 @@ const char* kUsage =
     "run `msxpbd <command> --help` for a command's options\n";
 }
 
+// libgomp spins at its barriers unless OMP_WAIT_POLICY says otherwise, and it
+// reads the variable once, when the library is loaded: on a busy 2-core
+// machine spinning threads made 2 threads 2.6–5× slower than 1
+// (docs/architecture.md "Known traps"). Unless the user chose a policy, the
+// program restarts itself once with "passive" (the report says which applies).
+// MSXPBD_OMP_DEFAULT_WAIT=1 keeps libgomp's own default (scripts/bench).
+static void choosePassiveWaiting(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY")) return;  // the user's choice stands
+    if (const char* keep = std::getenv("MSXPBD_OMP_DEFAULT_WAIT"); keep && *keep == '1') return;
+    if (::setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+    ::execv("/proc/self/exe", argv);
+    ::unsetenv("OMP_WAIT_POLICY");  // no restart: libgomp keeps its default
+}
+
 int main(int argc, char** argv) {
+    choosePassiveWaiting(argv);
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 1 : 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 
 #include <omp.h>
@@ -72,6 +73,9 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     j["fiber_form"] = std::string(sim::fiberFormName(p.fiber_form));
     j["threads"] = p.threads > 0 ? p.threads : omp_get_num_procs();
     j["build_type"] = buildType();
+    // OpenMP's waiting policy in force (the program picks passive unless told).
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    j["omp_wait_policy"] = policy && *policy ? std::string(policy) : "default";
     j["iterations"] = p.iterations;
     j["substeps"] = p.substeps;
     j["carry"] = p.carry;  // share of the bones' acceleration the muscles take on (SolverParams::carry)
@@ -158,7 +162,8 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
     os << "solver " << j["solver"].get<std::string>() << " (" << j["mode"].get<std::string>() << ", "
        << j["iterations"] << " iterations x " << j["substeps"] << " substeps"
        << (j["carry"].get<double>() > 0.0 ? ", carry " + std::to_string(j["carry"].get<double>()).substr(0, 4) : "")
-       << "), " << j["threads"] << " threads, " << j["build_type"].get<std::string>() << " build\n";
+       << "), " << j["threads"] << " threads (OpenMP wait " << j["omp_wait_policy"].get<std::string>() << "), "
+       << j["build_type"].get<std::string>() << " build\n";
     os << j["frames"] << " frames: " << j["ms_per_frame"]["median"].get<double>() << " ms/frame median, "
        << j["ms_per_frame"]["p95"].get<double>() << " p95\n";
     os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()

@@ -195,3 +195,20 @@ TEST(Cli, PenetrationIsReportedForBonesAndMusclesWithItsMeasure) {
 }
 
 }  // namespace
+
+namespace {
+
+// libgomp reads OMP_WAIT_POLICY when it is loaded: the program picks passive
+// waiting itself unless the user chose (docs/architecture.md "Known traps").
+TEST(Cli, ThePassiveOpenMpWaitingPolicyIsChosenUnlessGiven) {
+    const std::string out = test::tempPath("policy.json");
+    for (const std::string& env : {std::string("env -u OMP_WAIT_POLICY"), std::string("env OMP_WAIT_POLICY=active")}) {
+        const std::string cmd = env + " " + MSXPBD_BINARY + " run --scene builtin:t1 --frames 2 --quiet --json " + out;
+        ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        auto j = readJson(out);
+        EXPECT_EQ(j["omp_wait_policy"], env.find("active") != std::string::npos ? "active" : "passive") << cmd;
+    }
+    std::remove(out.c_str());
+}
+
+}  // namespace
