@@ -36,8 +36,8 @@ std::string SceneDriver::load(const std::string& spec, const sim::SolverParams& 
         loaded_ = true;
         if (animation_ >= int(scene_.animations.size())) animation_ = scene_.animations.empty() ? -1 : 0;
         if (animation_ < 0 && !scene_.animations.empty()) animation_ = 0;
-        source_kind_.muscles.clear();
-        poseBonesAtRest();
+        activation_.muscles.clear();
+        reset();
         return {};
     } catch (const std::bad_alloc&) {
         return spec + ": out of memory while building the scene (it is too large for this machine)";
@@ -87,7 +87,7 @@ bool SceneDriver::atEnd() const {
 }
 
 float SceneDriver::activationAt(size_t m, double t) const {
-    const ActivationSource& S = source_kind_;
+    const ActivationSource& S = activation_;
     switch (S.kind) {
         case ActivationSource::Kind::Constant: return S.value;
         case ActivationSource::Kind::Ramp: return rampActivation(t, S.value);
@@ -113,12 +113,10 @@ sim::StepReport SceneDriver::step() {
 // animation's pose at t = 0. The first step moves them from the bind pose to
 // it (and, with carry, the muscles with them); nothing of a run before a
 // reset reaches it.
-void SceneDriver::poseBonesAtRest() {
+void SceneDriver::reset() {
     sim_->reset();
     sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
     for (auto& b : sim_->mutableWorld().bodies) b.prev = b.curr;
 }
-
-void SceneDriver::reset() { poseBonesAtRest(); }
 
 }  // namespace app

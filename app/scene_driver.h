@@ -75,8 +75,8 @@ public:
     int animation() const;  // the index in use, −1 when none
     void setLoop(bool loop) { loop_ = loop; }
     bool loop() const { return loop_; }
-    void setActivationSource(ActivationSource s) { source_kind_ = std::move(s); }
-    const ActivationSource& activationSource() const { return source_kind_; }
+    void setActivationSource(ActivationSource s) { activation_ = std::move(s); }
+    const ActivationSource& activationSource() const { return activation_; }
     // Overpressure κ: one muscle, or every muscle.
     void setOverpressure(size_t muscle, float kappa) { sim_->setOverpressure(muscle, kappa); }
     void setOverpressure(float kappa);
@@ -108,13 +108,11 @@ public:
     float activationAt(size_t m, double t) const;
 
 private:
-    void poseBonesAtRest();
-
     engine::Scene scene_;
     std::unique_ptr<sim::Simulation> sim_;
     std::string source_;
     bool loaded_ = false;
-    ActivationSource source_kind_;
+    ActivationSource activation_;
     int animation_ = 0;
     bool loop_ = true;
 };

@@ -117,17 +117,9 @@ void Simulation::setOverpressure(size_t m, float kappa) {
 }
 
 void Simulation::reset() {
-    // Exactly the state load() built: particles and bones in the bind pose,
-    // no motion carried over from before the reset.
+    // Exactly the state load() built (frame 0, t = 0): particles and bones in
+    // the bind pose, no motion carried over from before the reset.
     restore(initial_);
-    frame_ = 0;
-    time_ = 0.0;
-}
-
-State Simulation::state() const {
-    State s;
-    captureState(s);
-    return s;
 }
 
 void Simulation::captureState(State& s) const {

@@ -89,9 +89,8 @@ public:
     // the bones in the bind pose, at rest.
     void reset();
 
-    // The whole state a step depends on (sim/state.h). captureState reuses
-    // `out`'s storage (no allocation once it has the scene's sizes).
-    State state() const;
+    // The whole state a step depends on (sim/state.h), into `out`, reusing its
+    // storage (no allocation once it has the scene's sizes).
     void captureState(State& out) const;
     // Puts a captured state back; refuses (returns an error, changes nothing)
     // a state captured from another scene.

@@ -90,6 +90,21 @@ void SimThread::fail(const std::string& what) {
     }
 }
 
+// Playing and actually stepping: not held at Controls::stop_at_frame, at the
+// end of an animation that does not loop, or stopped by a failure.
+bool SimThread::stepping() const {
+    return controls_.playing && fatal_.empty() && driver_.loaded() && !driver_.atEnd() &&
+           !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame);
+}
+
+// The current state into the frame cache (when the cache keeps this frame).
+void SimThread::cacheCurrent() {
+    if (!cache_.wants(driver_.frame())) return;
+    sim::State s;
+    driver_.captureState(s);
+    cache_.store(std::move(s));
+}
+
 void SimThread::loop() {
     auto next_deadline = Clock::now();
     while (true) {
@@ -124,9 +139,7 @@ void SimThread::loop() {
         if (cmds.report) writeReport(*cmds.report);
 
         bool stepped = false;
-        const bool stopped = controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame;
-        const bool playing = controls_.playing && !stopped && fatal_.empty();
-        if (playing) {
+        if (stepping()) {
             auto now = Clock::now();
             if (now >= next_deadline) {
                 stepped = stepOne();
@@ -144,10 +157,7 @@ void SimThread::loop() {
         std::unique_lock lk(mu_);
         if (stop_) break;
         if (pending_cmds_.empty() && pending_serial_ == applied_serial_) {
-            const bool still = controls_.playing && fatal_.empty() &&
-                               !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame) &&
-                               !(driver_.atEnd());
-            if (!still) {
+            if (!stepping()) {
                 idle_.store(true, std::memory_order_release);
                 cv_.wait(lk, [&] { return stop_ || !pending_cmds_.empty() || pending_serial_ != applied_serial_; });
             } else if (Clock::now() < next_deadline) {
@@ -195,11 +205,7 @@ void SimThread::applyControls(bool physics_changed) {
     if (p.solver != applied_solver_ || p.hybrid_groups != applied_groups_) rebuildInfo(false);
     // Results computed with the old parameters must not be replayed.
     cache_.clear();
-    if (driver_.frame() == 0) {
-        sim::State s;
-        driver_.captureState(s);
-        cache_.store(std::move(s));
-    }
+    if (driver_.frame() == 0) cacheCurrent();
 }
 
 // The UI's activation controls as the driver's one rule (app/scene_driver.h).
@@ -275,10 +281,8 @@ void SimThread::restart() {
     driver_.setAnimation(controls_.animation);
     driver_.reset();
     fatal_.clear();
-    driver_.captureState(initial_);
     cache_.clear();
-    sim::State s = initial_;
-    cache_.store(std::move(s));
+    cacheCurrent();
     recorder_ = RunRecorder{};
     failure_ = sim::StepReport{};
 }
@@ -300,11 +304,7 @@ bool SimThread::stepOne() {
     }
     ++steps_;
     if (controls_.record_run && failure_.ok) recorder_.addFrame(ms, driver_.sim());
-    if (cache_.wants(driver_.frame())) {
-        sim::State s;
-        driver_.captureState(s);
-        cache_.store(std::move(s));
-    }
+    cacheCurrent();
     return true;
 }
 
@@ -319,7 +319,12 @@ void SimThread::seekFrame(int64_t target) {
     // available: after a parameter change the cache is empty and the replay
     // starts from the rest pose).
     const sim::State* s = cache_.atOrBefore(target);
-    if (target < driver_.frame() || (s && s->frame > driver_.frame())) driver_.restore(s ? *s : initial_);
+    if (target < driver_.frame() || (s && s->frame > driver_.frame())) {
+        if (s)
+            driver_.restore(*s);
+        else
+            driver_.reset();  // frame 0, exactly as a load gives it
+    }
     while (driver_.frame() < target) {
         if (!stepOne()) break;
         // A new request (another seek, a reload) cancels a long replay.
@@ -350,10 +355,7 @@ void SimThread::publish() {
     f.serial = published_.load(std::memory_order_relaxed) + 1;
     f.message = message_;
     f.steps = steps_;
-    // Playing and actually stepping (not held at --frames N, at the end, or
-    // stopped by a failure).
-    f.playing = controls_.playing && fatal_.empty() && driver_.loaded() && !driver_.atEnd() &&
-                !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame);
+    f.playing = stepping();
     f.fatal = fatal_;
     f.reports = reports_;
     f.report_error = report_error_;

@@ -61,6 +61,8 @@ private:
     void seekFrame(int64_t target);
     void publish();
     void applyActivations();
+    bool stepping() const;
+    void cacheCurrent();
 
     // Shared with the UI under mu_.
     std::mutex mu_;
@@ -78,7 +80,6 @@ private:
     sim::SolverKind applied_solver_ = sim::SolverKind::Sst;
     int applied_groups_ = 0;
     FrameCache cache_;
-    sim::State initial_;  // frame 0 after the last load / reset
     uint64_t steps_ = 0;
     double step_ms_ = 0.0, rtf_ = 0.0;
     std::shared_ptr<SceneInfo> info_;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -130,6 +131,30 @@ inline std::vector<uint8_t> readFile(const std::filesystem::path& p) {
 inline void tetra(std::vector<float>& pos, std::vector<uint16_t>& idx) {
     pos = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
     idx = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+}
+
+// One tetrahedron muscle hanging under a bone ("bone" → "hand"), tagged with
+// `extras` (msxpbd_muscle), over a plane; its mesh closed, open (one face
+// missing) or wound inwards.
+enum class TetraMesh { Closed, Open, Inward };
+inline Builder muscleFile(json extras, TetraMesh shape = TetraMesh::Closed) {
+    Builder b;
+    std::vector<float> p;
+    std::vector<uint16_t> i;
+    tetra(p, i);
+    if (shape == TetraMesh::Open) i.resize(9);
+    if (shape == TetraMesh::Inward)
+        for (size_t t = 0; t < i.size(); t += 3) std::swap(i[t + 1], i[t + 2]);
+    int pos = b.floats(p, "VEC3", 3);
+    int idx = b.accessor(b.view(i), 5123, i.size(), "SCALAR");
+    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", idx}}}}});
+    b.node({{"name", "bone"}, {"translation", {0, 1, 0}}, {"children", {1}},
+            {"extras", {{"msxpbd_body", {{"capsule", {{"a", {0, 0, 0}}, {"b", {0, -1, 0}}, {"radius", 0.05}}}}}}}});
+    b.node({{"name", "hand"}, {"translation", {0, -1, 0}}});
+    b.node({{"name", "muscle"}, {"mesh", mesh}, {"translation", {0.5, 0, 0}}, {"extras", {{"msxpbd_muscle", extras}}}});
+    b.doc["scenes"] = json::array(
+        {{{"nodes", {0, 2}}, {"extras", {{"msxpbd_scene", {{"planes", {{{"origin", {0, -2, 0}}, {"normal", {0, 2, 0}}}}}}}}}}});
+    return b;
 }
 
 }  // namespace gltf_test

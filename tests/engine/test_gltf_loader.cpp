@@ -75,23 +75,9 @@ std::string loadBytes(const std::vector<uint8_t>& bytes, const std::string& name
     return loadGltfSceneFromMemory(bytes, name, ".", s);
 }
 
-// One tetrahedron muscle hanging under a bone, with the extras schema.
-Builder muscleFile(json extras, bool open_mesh = false) {
-    Builder b;
-    std::vector<float> p;
-    std::vector<uint16_t> i;
-    gltf_test::tetra(p, i);
-    if (open_mesh) i.resize(9);
-    int pos = b.floats(p, "VEC3", 3);
-    int idx = b.accessor(b.view(i), 5123, i.size(), "SCALAR");
-    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", idx}}}}});
-    b.node({{"name", "bone"}, {"translation", {0, 1, 0}}, {"children", {1}},
-            {"extras", {{"msxpbd_body", {{"capsule", {{"a", {0, 0, 0}}, {"b", {0, -1, 0}}, {"radius", 0.05}}}}}}}});
-    b.node({{"name", "hand"}, {"translation", {0, -1, 0}}});
-    b.node({{"name", "muscle"}, {"mesh", mesh}, {"translation", {0.5, 0, 0}}, {"extras", {{"msxpbd_muscle", extras}}}});
-    b.doc["scenes"] = json::array({{{"nodes", {0, 2}}, {"extras", {{"msxpbd_scene", {{"planes", {{{"origin", {0, -2, 0}}, {"normal", {0, 2, 0}}}}}}}}}}});
-    return b;
-}
+
+using gltf_test::muscleFile;
+using gltf_test::TetraMesh;
 
 json goodExtras() {
     return {{"origins", {{0}}},
@@ -268,7 +254,7 @@ TEST(GltfLoaderErrors, AccessorOutOfRange) {
 }
 
 TEST(GltfLoaderErrors, MuscleMeshNotClosed) {
-    std::string e = errorFor(muscleFile(goodExtras(), true).glb());
+    std::string e = errorFor(muscleFile(goodExtras(), TetraMesh::Open).glb());
     EXPECT_NE(e.find("node 2 'muscle'"), std::string::npos) << e;
     EXPECT_NE(e.find("closed"), std::string::npos) << e;
 }

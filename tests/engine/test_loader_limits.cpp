@@ -57,24 +57,8 @@ long maxRssKiB() {
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 // One tetrahedron muscle under a capsule bone (as in test_gltf_loader.cpp).
-Builder muscleFile(json extras, bool inward = false) {
-    Builder b;
-    std::vector<float> p;
-    std::vector<uint16_t> i;
-    gltf_test::tetra(p, i);
-    if (inward)
-        for (size_t t = 0; t < i.size(); t += 3) std::swap(i[t + 1], i[t + 2]);
-    int pos = b.floats(p, "VEC3", 3);
-    int idx = b.accessor(b.view(i), 5123, i.size(), "SCALAR");
-    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", idx}}}}});
-    b.node({{"name", "bone"}, {"translation", {0, 1, 0}}, {"children", {1}},
-            {"extras", {{"msxpbd_body", {{"capsule", {{"a", {0, 0, 0}}, {"b", {0, -1, 0}}, {"radius", 0.05}}}}}}}});
-    b.node({{"name", "hand"}, {"translation", {0, -1, 0}}});
-    b.node({{"name", "muscle"}, {"mesh", mesh}, {"translation", {0.5, 0, 0}}, {"extras", {{"msxpbd_muscle", extras}}}});
-    b.doc["scenes"] = json::array(
-        {{{"nodes", {0, 2}}, {"extras", {{"msxpbd_scene", {{"planes", {{{"origin", {0, -2, 0}}, {"normal", {0, 2, 0}}}}}}}}}}});
-    return b;
-}
+using gltf_test::muscleFile;
+using gltf_test::TetraMesh;
 
 json goodExtras() {
     return {{"origins", {{0}}},          {"insertions", {{"near", {0, 0, 1}}, {"radius", 0.01}}},
@@ -465,7 +449,7 @@ TEST(GltfLoaderErrors, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
 // ---------------------------------------------------------------- messages
 
 TEST(GltfLoaderErrors, InwardWoundMuscleSaysSo) {
-    std::string e = load(muscleFile(goodExtras(), true).glb(), "inward.glb");
+    std::string e = load(muscleFile(goodExtras(), TetraMesh::Inward).glb(), "inward.glb");
     EXPECT_TRUE(contains(e, "inward.glb: node 2 'muscle'")) << e;
     EXPECT_TRUE(contains(e, "wound inwards") && contains(e, "flip the winding")) << e;
     EXPECT_FALSE(contains(e, "not a closed manifold")) << e;
