@@ -14,5 +14,6 @@ int runCommand(const Args& args);    // app/cmd_run.cpp
 int benchCommand(const Args& args);  // app/cmd_bench.cpp
 int genCommand(const Args& args);    // app/cmd_gen.cpp
 int viewCommand(const Args& args);   // app/cmd_view.cpp
+int measureCommand(const Args& args);  // app/cmd_measure.cpp
 
 }  // namespace app

@@ -18,6 +18,7 @@ const char* kUsage =
     "  run    headless simulation, prints stats (--json OUT for a report)\n"
     "  bench  benchmarks: scenes x solvers x threads x iterations\n"
     "  gen    writes every generated scene to assets/scenes\n"
+    "  measure  rest-pose muscle volumes and packing of a scene\n"
     "run `msxpbd <command> --help` for a command's options\n";
 }
 
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench") return app::benchCommand(args);
         if (cmd == "gen") return app::genCommand(args);
         if (cmd == "view") return app::viewCommand(args);
+        if (cmd == "measure") return app::measureCommand(args);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "msxpbd %s: out of memory\n", cmd.c_str());
         return 1;

@@ -7,9 +7,20 @@
 #include <functional>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 namespace engine {
+
+// One ring centre of a lofted mesh: the frame the ring was built in and its
+// semi-axes (a along e1, b along e2). `belly` is 0 at a tendon end and 1 at
+// the widest ring: the share of the ring that grows when the muscle is sized
+// (engine/muscle_packing.h).
+struct AxisStation {
+    glm::vec3 c{0.0f}, e1{1, 0, 0}, e2{0, 1, 0};
+    float a = 0.0f, b = 0.0f;
+    float belly = 0.0f;
+};
 
 struct MeshData {
     std::vector<glm::vec3> vertices;
@@ -17,6 +28,11 @@ struct MeshData {
     // Tendon ends: vertex sets near the origin(s) and insertion(s).
     std::vector<std::vector<uint32_t>> origin_sets;
     std::vector<std::vector<uint32_t>> insertion_sets;
+    // Lofted meshes only: the chains of ring centres (one per head and one
+    // for the belly) and, per vertex, its (chain, station), or (−1, −1) for a
+    // vertex on no ring. Ring vertices lie in their station's e1/e2 plane.
+    std::vector<std::vector<AxisStation>> chains;
+    std::vector<glm::ivec2> vertex_station;
 };
 
 // Ellipsoid centred at `center` with its long axis along `axis` (unit),

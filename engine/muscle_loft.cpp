@@ -39,7 +39,8 @@ std::vector<Frame> frames(const std::vector<glm::vec3>& st, glm::vec3 width_dir)
 }
 
 float profile(const LoftShape& s, double u) {
-    double rt = s.tendon * s.r_max;
+    const double end = u < 0.5 ? s.tendon_origin : s.tendon_insertion;
+    const double rt = (end >= 0.0 ? end : s.tendon) * s.r_max;
     return float(rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kPi * u)), double(s.power)));
 }
 
@@ -70,12 +71,20 @@ void cap(std::vector<glm::uvec3>& tris, uint32_t pole, const std::vector<uint32_
     }
 }
 
-std::vector<uint32_t> addRing(MeshData& m, const Frame& f, double r, double ellipse, int segs) {
+AxisStation station(const Frame& f, double r, double ellipse, double belly) {
+    return AxisStation{glm::vec3(f.c), glm::vec3(f.e1), glm::vec3(f.e2), float(r * ellipse), float(r), float(belly)};
+}
+
+// A vertex on no ring (a pole is its own station's centre: (chain, station)).
+uint32_t addVertex(MeshData& m, glm::vec3 p, glm::ivec2 st = glm::ivec2(-1)) {
+    m.vertices.push_back(p);
+    m.vertex_station.push_back(st);
+    return uint32_t(m.vertices.size() - 1);
+}
+
+std::vector<uint32_t> addRing(MeshData& m, const Frame& f, double r, double ellipse, int segs, glm::ivec2 st) {
     std::vector<uint32_t> ring;
-    for (int j = 0; j < segs; ++j) {
-        ring.push_back(uint32_t(m.vertices.size()));
-        m.vertices.push_back(ringPoint(f, r, ellipse, 2.0 * kPi * j / segs));
-    }
+    for (int j = 0; j < segs; ++j) ring.push_back(addVertex(m, ringPoint(f, r, ellipse, 2.0 * kPi * j / segs), st));
     return ring;
 }
 
@@ -110,11 +119,20 @@ MeshData loftProfile(const std::vector<glm::vec3>& path, const std::function<flo
     MeshData m;
     std::vector<glm::vec3> st = resampleCurve(path, rings + 1);
     std::vector<Frame> f = frames(st, width_dir);
-    m.vertices.push_back(st.front());
+    std::vector<AxisStation> chain;
+    float widest = 0.0f;
+    for (int k = 0; k <= rings + 1; ++k) {
+        const double r = (k == 0 || k == rings + 1) ? 0.0 : double(radius(float(k) / float(rings + 1)));
+        chain.push_back(station(f[size_t(k)], r, ellipse, 0.0));
+        widest = std::max(widest, float(r));
+    }
+    for (AxisStation& a : chain) a.belly = widest > 0.0f ? a.b / widest : 0.0f;
+    m.chains = {chain};
+    addVertex(m, st.front(), {0, 0});
     std::vector<std::vector<uint32_t>> rs;
     for (int k = 1; k <= rings; ++k)
-        rs.push_back(addRing(m, f[size_t(k)], radius(float(k) / float(rings + 1)), ellipse, segments));
-    m.vertices.push_back(st.back());
+        rs.push_back(addRing(m, f[size_t(k)], radius(float(k) / float(rings + 1)), ellipse, segments, {0, k}));
+    addVertex(m, st.back(), {0, rings + 1});
     cap(m.triangles, 0, rs.front(), true);
     for (size_t k = 0; k + 1 < rs.size(); ++k) strip(m.triangles, rs[k], rs[k + 1]);
     cap(m.triangles, uint32_t(m.vertices.size() - 1), rs.back(), false);
@@ -124,6 +142,9 @@ MeshData loftProfile(const std::vector<glm::vec3>& path, const std::function<flo
 MeshData loftMuscle(const std::vector<glm::vec3>& path, const LoftShape& s) {
     MeshData m = loftProfile(
         path, [&](float u) { return profile(s, u); }, s.ellipse, s.width_dir, s.rings, s.segments);
+    // Sizing grows the belly, not the tendons: belly = (r − r_t)/(r_max − r_t).
+    const double rt = s.tendon * s.r_max;
+    for (AxisStation& a : m.chains[0]) a.belly = float(std::clamp((double(a.b) - rt) / std::max(1e-9, s.r_max - rt), 0.0, 1.0));
     const uint32_t last = uint32_t(m.vertices.size() - 1);
     std::vector<uint32_t> o{0}, i{last};
     for (int r = 0; r < s.root_rings; ++r)
@@ -151,17 +172,27 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
         double rt = s.tendon * s.r_max;
         return rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kPi * (0.5 + 0.5 * u))), double(s.power));
     };
+    const double rt_belly = s.tendon * s.r_max;
+    std::vector<AxisStation> belly_chain;
     std::vector<std::vector<uint32_t>> rings;
-    for (int k = 0; k <= s.rings; ++k) rings.push_back(addRing(m, bf[size_t(k)], bellyR(double(k) / (s.rings + 1)), s.ellipse, S));
-    const uint32_t ins_pole = uint32_t(m.vertices.size());
-    m.vertices.push_back(bst.back());
+    for (int k = 0; k <= s.rings; ++k) {
+        const double r = bellyR(double(k) / (s.rings + 1));
+        // Sizing grows the belly most a third of the way from the merge to
+        // the insertion, where a biceps is thickest, and the heads little
+        // (they begin as tendons).
+        const double u = double(k) / (s.rings + 1);
+        belly_chain.push_back(station(bf[size_t(k)], r, s.ellipse, std::pow(std::sin(kPi * (0.15 + 0.85 * u)), 0.8)));
+        rings.push_back(addRing(m, bf[size_t(k)], r, s.ellipse, S, {0, k}));
+    }
+    belly_chain.push_back(station(bf.back(), 0.0, s.ellipse, 0.0));
+    m.chains.push_back(belly_chain);
+    const uint32_t ins_pole = addVertex(m, bst.back(), {0, s.rings + 1});
     for (size_t k = 0; k + 1 < rings.size(); ++k) strip(m.triangles, rings[k], rings[k + 1]);
     cap(m.triangles, ins_pole, rings.back(), false);
     // Crotch vertex: the merge centre, pulled back toward the heads.
     const std::vector<uint32_t>& W = rings.front();
     const Frame& f0 = bf.front();
-    const uint32_t c = uint32_t(m.vertices.size());
-    m.vertices.push_back(glm::vec3(f0.c - 0.6 * s.r_max * f0.t));
+    const uint32_t c = addVertex(m, glm::vec3(f0.c - 0.6 * s.r_max * f0.t));
     std::vector<uint32_t> loop_a, loop_b;
     for (int j = 0; j <= M; ++j) loop_a.push_back(W[size_t(j)]);
     loop_a.push_back(c);
@@ -177,16 +208,18 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
         hp.push_back(glm::vec3(centroid));
         std::vector<glm::vec3> st = resampleCurve(hp, head_rings + 1);
         std::vector<Frame> hf = frames(st, glm::vec3(f0.e2));
-        const uint32_t pole = uint32_t(m.vertices.size());
-        m.vertices.push_back(st.front());
+        const int chain = int(m.chains.size());
+        const uint32_t pole = addVertex(m, st.front(), {chain, 0});
         std::vector<std::vector<uint32_t>> hr;
         const double rt = s.tendon * r_head;
+        std::vector<AxisStation> head_chain{station(hf[0], 0.0, s.ellipse, 0.0)};
         for (int k = 1; k <= head_rings; ++k) {
             const double u = double(k) / (head_rings + 1);
             const double r = rt + (r_head - rt) * std::pow(std::sin(0.5 * kPi * u), double(s.power));
             const double blend = std::clamp((u - 0.55) / 0.45, 0.0, 1.0);
             const double b = blend * blend * (3.0 - 2.0 * blend);
             const Frame& f = hf[size_t(k)];
+            head_chain.push_back(station(f, r, s.ellipse, 0.35 * (r - rt) / std::max(1e-9, r_head - rt)));
             std::vector<uint32_t> ring;
             for (uint32_t v : loop) {
                 glm::dvec3 d = glm::dvec3(m.vertices[v]) - centroid;
@@ -196,11 +229,11 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
                 // Elliptic in the head's own frame, blended into the D shape.
                 double x = glm::dot(dir, f.e1), y = glm::dot(dir, f.e2);
                 glm::dvec3 round = r * (s.ellipse * x * f.e1 + y * f.e2);
-                ring.push_back(uint32_t(m.vertices.size()));
-                m.vertices.push_back(glm::vec3(f.c + (1.0 - b) * round + b * d));
+                ring.push_back(addVertex(m, glm::vec3(f.c + (1.0 - b) * round + b * d), {chain, k}));
             }
             hr.push_back(ring);
         }
+        m.chains.push_back(head_chain);
         cap(m.triangles, pole, hr.front(), true);
         for (size_t k = 0; k + 1 < hr.size(); ++k) strip(m.triangles, hr[k], hr[k + 1]);
         strip(m.triangles, hr.back(), loop);

@@ -17,6 +17,9 @@ namespace engine {
 struct LoftShape {
     float r_max = 0.02f;
     float tendon = 0.2f;       // r_t = tendon·r_max
+    // Per end (< 0: `tendon`): a fleshy attachment (brachialis' origin along
+    // the humerus) ends in a broad ring, not a tendon.
+    float tendon_origin = -1.0f, tendon_insertion = -1.0f;
     float power = 0.8f;
     float ellipse = 0.7f;      // thickness / width
     glm::vec3 width_dir{1, 0, 0};  // direction of the wide axis (projected ⟂ path)

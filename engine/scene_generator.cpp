@@ -15,7 +15,9 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "engine/gltf_writer.h"
+#include "engine/anatomy_reference.h"
 #include "engine/muscle_loft.h"
+#include "engine/muscle_packing.h"
 
 namespace engine {
 namespace {
@@ -46,6 +48,7 @@ struct MuscleSpec {
     json sensors = json::array();
     std::vector<std::string> sliding;
     float overpressure = 0.2f;
+    int group = 0;  // packing group (engine/muscle_packing.h): one per limb, one for the trunk
 };
 
 struct Channel {
@@ -137,15 +140,26 @@ struct MDef {
     glm::vec3 width;
     const char* origin;
     const char* insertion;
+    // End radii as a share of r_max (< 0: a tendon, LoftShape::tendon); a
+    // fleshy attachment is broad (docs/anatomy.md "Packed muscles").
+    float origin_end = -1.0f, insertion_end = -1.0f;
 };
+
+MeshData loft(const MDef& m, int res) {
+    LoftShape shape = shapeFor(m.path, m.r, m.ellipse, m.width, res);
+    shape.tendon_origin = m.origin_end;
+    shape.tendon_insertion = m.insertion_end;
+    return loftMuscle(m.path, shape);
+}
 
 void addMuscle(SceneSpec& sc, const std::string& suf, const MDef& m, float overpressure = 0.2f) {
     MuscleSpec ms;
     ms.name = std::string(m.name) + suf;
-    ms.mesh = loftMuscle(m.path, shapeFor(m.path, m.r, m.ellipse, m.width, sc.res));
+    ms.mesh = loft(m, sc.res);
     ms.origin_bones = {std::string(m.origin) + suf};
     ms.insertion_bone = std::string(m.insertion) + suf;
     ms.overpressure = overpressure;
+    ms.group = suf == "_l" ? 1 : 0;
     sc.muscles.push_back(std::move(ms));
 }
 
@@ -165,7 +179,7 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
     const std::string& u = d.suf;
     // Biceps: two heads merged into one manifold.
     {
-        const glm::vec3 merge = d.V(SH, 0.0f, -0.14f, 0.046f);
+        const glm::vec3 merge = d.V(SH, 0.0f, -0.11f, 0.046f);
         std::vector<glm::vec3> a = {d.V(SH, -0.02f, 0.03f, 0.005f), d.V(SH, 0.005f, 0.035f, 0.025f),
                                     d.V(SH, 0.012f, -0.04f, 0.032f), merge + glm::vec3(d.s * 0.01f, 0, 0)};
         std::vector<glm::vec3> b = {d.V(SH, -0.03f, 0.015f, 0.045f), d.V(SH, -0.022f, -0.06f, 0.048f),
@@ -179,21 +193,22 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
         ms.mesh = loftTwoHeaded(a, b, belly, s, 0.012f, sc.res ? 20 : 12);
         ms.origin_bones = {"scapula" + u, "scapula" + u};
         ms.insertion_bone = "radius" + u;
+        ms.group = u == "_l" ? 1 : 0;
         sc.muscles.push_back(std::move(ms));
     }
-    addMuscle(sc, u, {"brachialis", {d.V(SH, 0.0f, -0.15f, 0.018f), d.V(E, 0.0f, 0.07f, 0.026f), d.V(E, 0.0f, 0.0f, 0.02f), d.V(E, -0.005f, -0.03f, 0.008f)}, 0.016f, 0.6f, X, "humerus", "ulna"});
+    addMuscle(sc, u, {"brachialis", {d.V(SH, 0.0f, -0.10f, 0.016f), d.V(E, 0.0f, 0.1f, 0.024f), d.V(E, 0.0f, 0.0f, 0.02f), d.V(E, -0.005f, -0.03f, 0.008f)}, 0.016f, 0.6f, X, "humerus", "ulna", 0.7f});
     if (only_biceps_brachialis) return;
-    addMuscle(sc, u, {"deltoid_anterior", {d.V(SH, -0.03f, 0.045f, 0.035f), d.V(SH, 0.01f, 0.025f, 0.048f), d.V(SH, 0.03f, -0.06f, 0.03f), d.V(SH, 0.02f, -0.13f, 0.004f)}, 0.013f, 0.5f, X, "clavicle", "humerus"});
-    addMuscle(sc, u, {"deltoid_middle", {d.V(SH, 0.015f, 0.05f, 0.0f), d.V(SH, 0.048f, 0.0f, 0.0f), d.V(SH, 0.036f, -0.07f, 0.0f), d.V(SH, 0.022f, -0.13f, 0.0f)}, 0.014f, 0.5f, Z, "scapula", "humerus"});
-    addMuscle(sc, u, {"deltoid_posterior", {d.V(SH, -0.02f, 0.045f, -0.05f), d.V(SH, 0.01f, 0.02f, -0.048f), d.V(SH, 0.03f, -0.06f, -0.03f), d.V(SH, 0.02f, -0.13f, -0.004f)}, 0.012f, 0.5f, X, "scapula", "humerus"});
-    addMuscle(sc, u, {"brachioradialis", {d.V(E, 0.025f, 0.07f, 0.0f), d.V(E, 0.036f, 0.0f, 0.016f), d.V(E, 0.03f, -0.1f, 0.016f), d.V(W, 0.03f, 0.005f, 0.005f)}, 0.011f, 0.6f, Z, "humerus", "radius"});
+    addMuscle(sc, u, {"deltoid_anterior", {d.V(SH, -0.03f, 0.045f, 0.035f), d.V(SH, 0.01f, 0.025f, 0.048f), d.V(SH, 0.03f, -0.06f, 0.03f), d.V(SH, 0.02f, -0.13f, 0.004f)}, 0.013f, 0.5f, X, "clavicle", "humerus", 0.6f});
+    addMuscle(sc, u, {"deltoid_middle", {d.V(SH, 0.015f, 0.05f, 0.0f), d.V(SH, 0.048f, 0.0f, 0.0f), d.V(SH, 0.036f, -0.07f, 0.0f), d.V(SH, 0.022f, -0.13f, 0.0f)}, 0.014f, 0.5f, Z, "scapula", "humerus", 0.6f});
+    addMuscle(sc, u, {"deltoid_posterior", {d.V(SH, -0.02f, 0.045f, -0.05f), d.V(SH, 0.01f, 0.02f, -0.048f), d.V(SH, 0.03f, -0.06f, -0.03f), d.V(SH, 0.02f, -0.13f, -0.004f)}, 0.012f, 0.5f, X, "scapula", "humerus", 0.6f});
+    addMuscle(sc, u, {"brachioradialis", {d.V(E, 0.025f, 0.07f, 0.0f), d.V(E, 0.036f, 0.0f, 0.016f), d.V(E, 0.03f, -0.1f, 0.016f), d.V(W, 0.03f, 0.005f, 0.005f)}, 0.011f, 0.6f, Z, "humerus", "radius", 0.6f});
     addMuscle(sc, u, {"triceps_long", {d.V(SH, -0.02f, -0.03f, -0.02f), d.V(SH, -0.01f, -0.09f, -0.045f), d.V(E, 0.0f, 0.09f, -0.045f), d.V(E, 0.0f, 0.008f, -0.02f)}, 0.017f, 0.65f, X, "scapula", "ulna"});
-    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.024f, -0.16f, -0.028f), d.V(E, 0.012f, 0.06f, -0.034f), d.V(E, 0.004f, 0.008f, -0.02f)}, 0.013f, 0.6f, X, "humerus", "ulna"});
-    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.005f, -0.16f, -0.015f), d.V(E, -0.005f, 0.07f, -0.021f), d.V(E, -0.004f, 0.008f, -0.02f)}, 0.012f, 0.6f, X, "humerus", "ulna"});
+    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.024f, -0.16f, -0.028f), d.V(E, 0.012f, 0.06f, -0.034f), d.V(E, 0.004f, 0.008f, -0.02f)}, 0.013f, 0.6f, X, "humerus", "ulna", 0.6f});
+    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.005f, -0.12f, -0.016f), d.V(E, -0.005f, 0.08f, -0.021f), d.V(E, -0.004f, 0.008f, -0.02f)}, 0.012f, 0.6f, X, "humerus", "ulna", 0.7f});
     addMuscle(sc, u, {"coracobrachialis", {d.V(SH, -0.036f, 0.01f, 0.04f), d.V(SH, -0.028f, -0.06f, 0.03f), d.V(SH, -0.016f, -0.15f, 0.008f)}, 0.009f, 0.7f, X, "scapula", "humerus"});
-    addMuscle(sc, u, {"anconeus", {d.V(E, 0.028f, 0.004f, -0.005f), d.V(E, 0.02f, -0.03f, -0.02f), d.V(E, 0.008f, -0.05f, -0.02f)}, 0.007f, 0.6f, Z, "humerus", "ulna"});
+    addMuscle(sc, u, {"anconeus", {d.V(E, 0.028f, 0.004f, -0.005f), d.V(E, 0.02f, -0.03f, -0.02f), d.V(E, 0.008f, -0.05f, -0.02f)}, 0.007f, 0.6f, Z, "humerus", "ulna", 0.5f});
     addMuscle(sc, u, {"pronator_teres", {d.V(E, -0.035f, 0.01f, 0.008f), d.V(E, -0.02f, -0.05f, 0.022f), d.V(E, 0.015f, -0.12f, 0.014f)}, 0.009f, 0.65f, X, "humerus", "radius"});
-    addMuscle(sc, u, {"supinator", {d.V(E, 0.03f, -0.01f, 0.005f), d.V(E, 0.022f, -0.035f, 0.01f), d.V(E, 0.012f, -0.07f, 0.012f)}, 0.008f, 0.6f, Z, "ulna", "radius"});
+    addMuscle(sc, u, {"supinator", {d.V(E, 0.03f, -0.01f, 0.005f), d.V(E, 0.022f, -0.035f, 0.01f), d.V(E, 0.012f, -0.07f, 0.012f)}, 0.008f, 0.6f, Z, "ulna", "radius", 0.6f, 0.5f});
     addMuscle(sc, u, {"flexor_carpi_radialis", {d.V(E, -0.033f, -0.008f, 0.012f), d.V(E, -0.02f, -0.08f, 0.026f), d.V(W, 0.005f, 0.04f, 0.016f), d.V(W, 0.02f, -0.035f, 0.01f)}, 0.009f, 0.65f, X, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_longus", {d.V(E, 0.03f, 0.04f, -0.008f), d.V(E, 0.028f, -0.06f, -0.012f), d.V(W, 0.022f, 0.04f, -0.014f), d.V(W, 0.02f, -0.035f, -0.01f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_brevis", {d.V(E, 0.03f, -0.005f, -0.014f), d.V(E, 0.018f, -0.08f, -0.022f), d.V(W, 0.01f, 0.04f, -0.018f), d.V(W, 0.0f, -0.035f, -0.01f)}, 0.008f, 0.65f, Z, "humerus", "hand"});
@@ -234,57 +249,58 @@ void addLeg(SceneSpec& sc, const Side& d, int pelvis) {
                     FH = d.V(K, 0.04f, -0.04f, -0.015f), LT = d.V(H, -0.02f, -0.06f, -0.01f),
                     CAL = d.V(A, 0.0f, -0.03f, -0.05f);
     std::vector<MDef> m = {
-        {"glut_med1", {d.V(P, 0.12f, 0.07f, 0.06f), GT + glm::vec3(0, 0.01f, 0.01f)}, 0.018f, 0.55f, Z, "pelvis", "femur"},
-        {"glut_med2", {d.V(P, 0.125f, 0.09f, 0.0f), GT + glm::vec3(0, 0.015f, 0)}, 0.018f, 0.55f, Z, "pelvis", "femur"},
-        {"glut_med3", {d.V(P, 0.09f, 0.07f, -0.06f), GT + glm::vec3(0, 0.01f, -0.012f)}, 0.018f, 0.55f, Z, "pelvis", "femur"},
-        {"glut_min1", {d.V(P, 0.10f, 0.03f, 0.04f), GT + glm::vec3(0, 0.02f, 0.012f)}, 0.011f, 0.6f, Z, "pelvis", "femur"},
-        {"glut_min2", {d.V(P, 0.105f, 0.035f, 0.01f), GT + glm::vec3(0, 0.025f, 0.0f)}, 0.011f, 0.6f, Z, "pelvis", "femur"},
-        {"glut_min3", {d.V(P, 0.09f, 0.03f, -0.03f), GT + glm::vec3(0, 0.02f, -0.01f)}, 0.011f, 0.6f, Z, "pelvis", "femur"},
+        {"glut_med1", {d.V(P, 0.12f, 0.07f, 0.06f), GT + glm::vec3(0, 0.01f, 0.01f)}, 0.018f, 0.55f, Z, "pelvis", "femur", 0.6f},
+        {"glut_med2", {d.V(P, 0.125f, 0.09f, 0.0f), GT + glm::vec3(0, 0.015f, 0)}, 0.018f, 0.55f, Z, "pelvis", "femur", 0.6f},
+        {"glut_med3", {d.V(P, 0.09f, 0.07f, -0.06f), GT + glm::vec3(0, 0.01f, -0.012f)}, 0.018f, 0.55f, Z, "pelvis", "femur", 0.6f},
+        {"glut_min1", {d.V(P, 0.10f, 0.03f, 0.04f), GT + glm::vec3(0, 0.02f, 0.012f)}, 0.011f, 0.6f, Z, "pelvis", "femur", 0.6f},
+        {"glut_min2", {d.V(P, 0.105f, 0.035f, 0.01f), GT + glm::vec3(0, 0.025f, 0.0f)}, 0.011f, 0.6f, Z, "pelvis", "femur", 0.6f},
+        {"glut_min3", {d.V(P, 0.09f, 0.03f, -0.03f), GT + glm::vec3(0, 0.02f, -0.01f)}, 0.011f, 0.6f, Z, "pelvis", "femur", 0.6f},
         {"semimem", {IT, d.V(H, -0.005f, -0.2f, -0.06f), d.V(K, -0.025f, -0.03f, -0.02f)}, 0.018f, 0.7f, X, "pelvis", "tibia"},
         {"semiten", {IT + glm::vec3(0, -0.01f, -0.012f), d.V(H, -0.02f, -0.22f, -0.075f), d.V(K, -0.03f, -0.02f, -0.03f), d.V(K, -0.02f, -0.07f, 0.01f)}, 0.014f, 0.7f, X, "pelvis", "tibia"},
         {"bifemlh", {IT + glm::vec3(d.s * 0.012f, -0.005f, -0.01f), d.V(H, 0.03f, -0.22f, -0.07f), FH}, 0.017f, 0.7f, X, "pelvis", "tibia"},
-        {"bifemsh", {d.V(H, 0.02f, -0.2f, -0.025f), d.V(K, 0.035f, 0.05f, -0.035f), FH + glm::vec3(0, 0.01f, -0.005f)}, 0.013f, 0.7f, X, "femur", "tibia"},
+        {"bifemsh", {d.V(H, 0.02f, -0.2f, -0.025f), d.V(K, 0.035f, 0.05f, -0.035f), FH + glm::vec3(0, 0.01f, -0.005f)}, 0.013f, 0.7f, X, "femur", "tibia", 0.6f},
         {"sartorius", {d.V(P, 0.11f, 0.02f, 0.09f), d.V(H, -0.02f, -0.2f, 0.06f), d.V(K, -0.045f, 0.0f, -0.01f), d.V(K, -0.02f, -0.07f, 0.015f)}, 0.01f, 0.5f, X, "pelvis", "tibia"},
         {"add_long", {d.V(P, 0.03f, -0.06f, 0.08f), d.V(H, -0.03f, -0.12f, 0.02f), d.V(H, -0.01f, -0.22f, -0.01f)}, 0.016f, 0.6f, X, "pelvis", "femur"},
         {"add_brev", {d.V(P, 0.035f, -0.08f, 0.065f), d.V(H, -0.03f, -0.08f, 0.0f), d.V(H, -0.006f, -0.12f, -0.012f)}, 0.014f, 0.6f, X, "pelvis", "femur"},
-        {"add_mag1", {d.V(P, 0.04f, -0.1f, 0.04f), d.V(H, -0.04f, -0.1f, -0.02f), d.V(H, -0.01f, -0.15f, -0.02f)}, 0.016f, 0.6f, Z, "pelvis", "femur"},
-        {"add_mag2", {d.V(P, 0.045f, -0.11f, 0.0f), d.V(H, -0.045f, -0.18f, -0.03f), d.V(H, -0.01f, -0.25f, -0.02f)}, 0.018f, 0.6f, Z, "pelvis", "femur"},
-        {"add_mag3", {d.V(P, 0.05f, -0.11f, -0.04f), d.V(H, -0.05f, -0.25f, -0.04f), d.V(K, -0.03f, 0.04f, -0.01f)}, 0.018f, 0.6f, Z, "pelvis", "femur"},
-        {"tfl", {d.V(P, 0.13f, 0.04f, 0.07f), d.V(H, 0.055f, -0.12f, 0.02f), d.V(K, 0.045f, -0.02f, 0.01f)}, 0.011f, 0.5f, Z, "pelvis", "tibia"},
-        {"pectineus", {d.V(P, 0.05f, -0.05f, 0.09f), d.V(H, -0.015f, -0.06f, -0.008f)}, 0.012f, 0.6f, X, "pelvis", "femur"},
+        {"add_mag1", {d.V(P, 0.04f, -0.1f, 0.04f), d.V(H, -0.04f, -0.1f, -0.02f), d.V(H, -0.01f, -0.15f, -0.02f)}, 0.016f, 0.6f, Z, "pelvis", "femur", 0.5f},
+        {"add_mag2", {d.V(P, 0.045f, -0.11f, 0.0f), d.V(H, -0.045f, -0.18f, -0.03f), d.V(H, -0.01f, -0.25f, -0.02f)}, 0.018f, 0.6f, Z, "pelvis", "femur", 0.5f},
+        {"add_mag3", {d.V(P, 0.05f, -0.11f, -0.04f), d.V(H, -0.05f, -0.25f, -0.04f), d.V(K, -0.03f, 0.04f, -0.01f)}, 0.018f, 0.6f, Z, "pelvis", "femur", 0.5f},
+        {"tfl", {d.V(P, 0.13f, 0.04f, 0.07f), d.V(H, 0.08f, -0.12f, 0.02f), d.V(K, 0.06f, -0.02f, 0.01f)}, 0.011f, 0.5f, Z, "pelvis", "tibia"},
+        {"pectineus", {d.V(P, 0.035f, -0.07f, 0.085f), d.V(H, -0.015f, -0.06f, -0.008f)}, 0.012f, 0.6f, X, "pelvis", "femur"},
         {"gracilis", {d.V(P, 0.02f, -0.09f, 0.07f), d.V(H, -0.07f, -0.2f, 0.0f), d.V(K, -0.045f, 0.02f, -0.015f), d.V(K, -0.022f, -0.065f, 0.012f)}, 0.009f, 0.6f, Z, "pelvis", "tibia"},
-        {"glut_max1", {d.V(P, 0.08f, 0.08f, -0.1f), d.V(H, 0.06f, -0.02f, -0.07f), d.V(H, 0.04f, -0.08f, -0.03f)}, 0.026f, 0.55f, X, "pelvis", "femur"},
-        {"glut_max2", {d.V(P, 0.05f, 0.02f, -0.12f), d.V(H, 0.05f, -0.06f, -0.09f), d.V(H, 0.035f, -0.1f, -0.03f)}, 0.026f, 0.55f, X, "pelvis", "femur"},
-        {"glut_max3", {d.V(P, 0.025f, -0.05f, -0.11f), d.V(H, 0.03f, -0.1f, -0.08f), d.V(H, 0.03f, -0.12f, -0.03f)}, 0.024f, 0.55f, X, "pelvis", "femur"},
-        {"iliacus", {d.V(P, 0.09f, 0.06f, 0.03f), d.V(P, 0.07f, -0.04f, 0.08f), LT}, 0.018f, 0.6f, X, "pelvis", "femur"},
+        {"glut_max1", {d.V(P, 0.08f, 0.08f, -0.1f), d.V(H, 0.06f, -0.02f, -0.07f), d.V(H, 0.04f, -0.08f, -0.03f)}, 0.026f, 0.55f, X, "pelvis", "femur", 0.6f},
+        {"glut_max2", {d.V(P, 0.05f, 0.02f, -0.12f), d.V(H, 0.05f, -0.06f, -0.09f), d.V(H, 0.035f, -0.1f, -0.03f)}, 0.026f, 0.55f, X, "pelvis", "femur", 0.6f},
+        {"glut_max3", {d.V(P, 0.025f, -0.05f, -0.11f), d.V(H, 0.03f, -0.1f, -0.08f), d.V(H, 0.03f, -0.12f, -0.03f)}, 0.024f, 0.55f, X, "pelvis", "femur", 0.6f},
+        {"iliacus", {d.V(P, 0.09f, 0.06f, 0.03f), d.V(P, 0.07f, -0.04f, 0.08f), LT}, 0.018f, 0.6f, X, "pelvis", "femur", 0.6f},
         {"psoas", {d.V(P, 0.03f, 0.15f, 0.0f), d.V(P, 0.05f, -0.04f, 0.085f), LT + glm::vec3(0, -0.01f, 0)}, 0.018f, 0.8f, X, "pelvis", "femur"},
         {"quad_fem", {d.V(P, 0.07f, -0.10f, -0.04f), d.V(H, 0.03f, -0.04f, -0.04f)}, 0.011f, 0.6f, Z, "pelvis", "femur"},
         {"gemelli", {d.V(P, 0.07f, -0.06f, -0.05f), d.V(H, 0.04f, 0.0f, -0.03f)}, 0.008f, 0.6f, Z, "pelvis", "femur"},
         {"piriformis", {d.V(P, 0.03f, 0.02f, -0.09f), d.V(H, 0.045f, 0.012f, -0.02f)}, 0.011f, 0.6f, Z, "pelvis", "femur"},
         {"rect_fem", {d.V(P, 0.09f, -0.02f, 0.08f), d.V(H, 0.01f, -0.2f, 0.065f), d.V(K, 0.0f, 0.04f, 0.06f), d.V(K, 0.0f, -0.06f, 0.035f)}, 0.02f, 0.7f, X, "pelvis", "tibia"},
-        {"vas_med", {d.V(H, -0.02f, -0.15f, 0.01f), d.V(K, -0.045f, 0.1f, 0.03f), d.V(K, -0.015f, 0.02f, 0.05f), d.V(K, -0.005f, -0.055f, 0.035f)}, 0.02f, 0.7f, Z, "femur", "tibia"},
-        {"vas_int", {d.V(H, 0.0f, -0.10f, 0.018f), d.V(K, 0.0f, 0.15f, 0.022f), d.V(K, 0.0f, 0.05f, 0.03f), d.V(K, 0.0f, -0.05f, 0.03f)}, 0.014f, 0.6f, X, "femur", "tibia"},
-        {"vas_lat", {d.V(H, 0.045f, -0.08f, 0.0f), d.V(K, 0.05f, 0.12f, 0.015f), d.V(K, 0.02f, 0.03f, 0.048f), d.V(K, 0.005f, -0.055f, 0.035f)}, 0.022f, 0.65f, Z, "femur", "tibia"},
+        {"vas_med", {d.V(H, -0.02f, -0.15f, 0.01f), d.V(K, -0.045f, 0.1f, 0.03f), d.V(K, -0.015f, 0.02f, 0.05f), d.V(K, -0.005f, -0.055f, 0.035f)}, 0.02f, 0.7f, Z, "femur", "tibia", 0.6f},
+        {"vas_int", {d.V(H, 0.0f, -0.10f, 0.018f), d.V(K, 0.0f, 0.15f, 0.022f), d.V(K, 0.0f, 0.05f, 0.03f), d.V(K, 0.0f, -0.05f, 0.03f)}, 0.014f, 0.6f, X, "femur", "tibia", 0.6f},
+        {"vas_lat", {d.V(H, 0.045f, -0.08f, 0.0f), d.V(K, 0.05f, 0.12f, 0.015f), d.V(K, 0.02f, 0.03f, 0.048f), d.V(K, 0.005f, -0.055f, 0.035f)}, 0.022f, 0.65f, Z, "femur", "tibia", 0.6f},
         {"med_gas", {d.V(K, -0.025f, 0.02f, -0.03f), d.V(K, -0.022f, -0.12f, -0.055f), CAL - glm::vec3(d.s * 0.004f, 0, 0)}, 0.02f, 0.6f, X, "femur", "foot"},
         {"lat_gas", {d.V(K, 0.025f, 0.02f, -0.03f), d.V(K, 0.022f, -0.12f, -0.05f), CAL + glm::vec3(d.s * 0.004f, 0, 0)}, 0.018f, 0.6f, X, "femur", "foot"},
-        {"soleus", {d.V(K, 0.01f, -0.08f, -0.02f), d.V(K, 0.0f, -0.24f, -0.03f), CAL + glm::vec3(0, 0.012f, 0.004f)}, 0.02f, 0.55f, X, "tibia", "foot"},
-        {"tib_post", {d.V(K, 0.0f, -0.10f, -0.008f), d.V(A, -0.02f, 0.06f, -0.012f), d.V(A, -0.03f, -0.04f, 0.03f)}, 0.011f, 0.6f, X, "tibia", "foot"},
-        {"flex_dig", {d.V(K, -0.016f, -0.15f, -0.012f), d.V(A, -0.026f, 0.0f, -0.02f), d.V(A, 0.0f, -0.055f, 0.16f)}, 0.008f, 0.6f, X, "tibia", "foot"},
-        {"flex_hal", {d.V(K, 0.016f, -0.2f, -0.02f), d.V(A, -0.02f, -0.012f, -0.026f), d.V(A, -0.03f, -0.055f, 0.17f)}, 0.009f, 0.6f, X, "tibia", "foot"},
-        {"tib_ant", {d.V(K, 0.02f, -0.06f, 0.022f), d.V(A, -0.005f, 0.08f, 0.032f), d.V(A, -0.02f, -0.03f, 0.05f)}, 0.013f, 0.6f, Z, "tibia", "foot"},
-        {"per_brev", {d.V(K, 0.03f, -0.25f, -0.004f), d.V(A, 0.036f, -0.01f, -0.016f), d.V(A, 0.04f, -0.04f, 0.06f)}, 0.008f, 0.6f, Z, "tibia", "foot"},
-        {"per_long", {d.V(K, 0.037f, -0.05f, 0.0f), d.V(A, 0.042f, 0.0f, -0.022f), d.V(A, 0.02f, -0.05f, 0.05f)}, 0.01f, 0.6f, Z, "tibia", "foot"},
-        {"per_tert", {d.V(K, 0.03f, -0.3f, 0.016f), d.V(A, 0.03f, 0.0f, 0.036f), d.V(A, 0.04f, -0.04f, 0.08f)}, 0.007f, 0.6f, Z, "tibia", "foot"},
-        {"ext_dig", {d.V(K, 0.026f, -0.05f, 0.024f), d.V(A, 0.012f, 0.02f, 0.042f), d.V(A, 0.01f, -0.03f, 0.16f)}, 0.009f, 0.6f, Z, "tibia", "foot"},
-        {"ext_hal", {d.V(K, 0.012f, -0.18f, 0.024f), d.V(A, 0.0f, 0.02f, 0.044f), d.V(A, -0.025f, -0.03f, 0.17f)}, 0.008f, 0.6f, Z, "tibia", "foot"},
+        {"soleus", {d.V(K, 0.01f, -0.08f, -0.02f), d.V(K, 0.0f, -0.24f, -0.03f), CAL + glm::vec3(0, 0.012f, 0.004f)}, 0.02f, 0.55f, X, "tibia", "foot", 0.6f},
+        {"tib_post", {d.V(K, 0.0f, -0.10f, -0.008f), d.V(A, -0.02f, 0.06f, -0.012f), d.V(A, -0.03f, -0.04f, 0.03f)}, 0.011f, 0.6f, X, "tibia", "foot", 0.5f},
+        {"flex_dig", {d.V(K, -0.016f, -0.15f, -0.012f), d.V(A, -0.026f, 0.0f, -0.02f), d.V(A, 0.0f, -0.055f, 0.16f)}, 0.008f, 0.6f, X, "tibia", "foot", 0.5f},
+        {"flex_hal", {d.V(K, 0.022f, -0.19f, -0.004f), d.V(A, -0.016f, 0.0f, -0.016f), d.V(A, -0.03f, -0.055f, 0.17f)}, 0.009f, 0.6f, X, "tibia", "foot", 0.5f},
+        {"tib_ant", {d.V(K, 0.02f, -0.06f, 0.022f), d.V(A, -0.005f, 0.08f, 0.032f), d.V(A, -0.02f, -0.03f, 0.05f)}, 0.013f, 0.6f, Z, "tibia", "foot", 0.5f},
+        {"per_brev", {d.V(K, 0.03f, -0.25f, -0.004f), d.V(A, 0.036f, -0.01f, -0.016f), d.V(A, 0.04f, -0.04f, 0.06f)}, 0.008f, 0.6f, Z, "tibia", "foot", 0.5f},
+        {"per_long", {d.V(K, 0.037f, -0.05f, 0.0f), d.V(A, 0.042f, 0.0f, -0.022f), d.V(A, 0.02f, -0.05f, 0.05f)}, 0.01f, 0.6f, Z, "tibia", "foot", 0.5f},
+        {"per_tert", {d.V(K, 0.03f, -0.3f, 0.016f), d.V(A, 0.03f, 0.0f, 0.036f), d.V(A, 0.04f, -0.04f, 0.08f)}, 0.007f, 0.6f, Z, "tibia", "foot", 0.5f},
+        {"ext_dig", {d.V(K, 0.026f, -0.05f, 0.024f), d.V(A, 0.012f, 0.02f, 0.042f), d.V(A, 0.01f, -0.03f, 0.16f)}, 0.009f, 0.6f, Z, "tibia", "foot", 0.5f},
+        {"ext_hal", {d.V(K, 0.012f, -0.18f, 0.024f), d.V(A, 0.0f, 0.02f, 0.044f), d.V(A, -0.025f, -0.03f, 0.17f)}, 0.008f, 0.6f, Z, "tibia", "foot", 0.5f},
     };
     for (MDef& x : m) {
         // "pelvis" is shared by both legs (no side suffix).
         MuscleSpec ms;
         ms.name = std::string(x.name) + u;
-        ms.mesh = loftMuscle(x.path, shapeFor(x.path, x.r, x.ellipse, x.width, sc.res));
+        ms.mesh = loft(x, sc.res);
         ms.origin_bones = {std::string(x.origin) == "pelvis" ? "pelvis" : x.origin + u};
         ms.insertion_bone = x.insertion + u;
+        ms.group = u == "_l" ? 3 : 2;
         sc.muscles.push_back(std::move(ms));
     }
 }
@@ -304,12 +320,81 @@ void addTrunkMuscles(SceneSpec& sc, const Side& d) {
     for (MDef& x : m) {
         MuscleSpec ms;
         ms.name = std::string(x.name) + u;
-        ms.mesh = loftMuscle(x.path, shapeFor(x.path, x.r, x.ellipse, x.width, sc.res));
+        ms.mesh = loft(x, sc.res);
         auto bone = [&](const std::string& b) { return (b == "pelvis" || b == "torso") ? b : b + u; };
         ms.origin_bones = {bone(x.origin)};
         ms.insertion_bone = bone(x.insertion);
+        ms.group = 4;
         sc.muscles.push_back(std::move(ms));
     }
+}
+
+// ------------------------------------------------------------------ packing
+
+// The limb's fascia (docs/anatomy.md "Packed muscles"): tapered round pieces
+// around the bones, smooth-unioned. Radii: the muscle compartment, inside
+// the skin and subcutaneous fat (ANSUR girths less a fat layer), sized so the
+// measured volumes fill it.
+struct FasciaPiece {
+    glm::vec3 a, b;
+    float ra, rb;
+};
+
+float fasciaDistance(const std::vector<FasciaPiece>& pieces, glm::vec3 p) {
+    const float k = 0.015f;  // smooth-union blend (m)
+    float d = 1e9f;
+    for (const FasciaPiece& f : pieces) {
+        const glm::vec3 ab = f.b - f.a;
+        const float t = std::clamp(glm::dot(p - f.a, ab) / std::max(1e-12f, glm::dot(ab, ab)), 0.0f, 1.0f);
+        const float di = glm::length(p - (f.a + t * ab)) - (f.ra + t * (f.rb - f.ra));
+        const float h = std::clamp(0.5f + 0.5f * (di - d) / k, 0.0f, 1.0f);
+        d = d >= 1e8f ? di : di * (1.0f - h) + d * h - k * h * (1.0f - h);
+    }
+    return d;
+}
+
+void addArmFascia(std::vector<FasciaPiece>& f, const Side& d) {
+    const glm::vec3 SH = shoulder(d), E = SH - glm::vec3(0, 0.29f, 0), W = E - glm::vec3(0, 0.24f, 0);
+    f.push_back({d.V(SH, 0.0f, 0.0f, 0.0f), d.V(SH, 0.005f, -0.07f, 0.0f), 0.0475f, 0.043f});    // shoulder, under the deltoid
+    f.push_back({d.V(SH, 0.0f, -0.07f, 0.0f), d.V(SH, 0.0f, -0.17f, 0.006f), 0.0475f, 0.0475f});  // upper arm, bellies
+    f.push_back({d.V(SH, 0.0f, -0.17f, 0.006f), d.V(E, 0.0f, 0.04f, 0.006f), 0.0475f, 0.0295f});  // upper arm, to the elbow
+    f.push_back({d.V(E, 0.0f, 0.04f, 0.006f), d.V(E, 0.0f, -0.06f, 0.004f), 0.0295f, 0.032f});    // elbow
+    f.push_back({d.V(E, 0.0f, -0.06f, 0.004f), d.V(W, 0.0f, 0.0f, 0.0f), 0.032f, 0.018f});        // forearm
+}
+
+void addLegFascia(std::vector<FasciaPiece>& f, const Side& d) {
+    const glm::vec3 P = kPelvis, H = d.V(P, 0.084f, -0.066f, -0.071f + 0.05f), K = H - glm::vec3(0, 0.40f, 0),
+                    A = K - glm::vec3(0, 0.43f, 0);
+    f.push_back({d.V(P, 0.03f, -0.07f, 0.03f), d.V(H, 0.0f, -0.02f, -0.01f), 0.085f, 0.085f});  // groin and hip
+    f.push_back({d.V(H, -0.01f, -0.05f, 0.0f), d.V(K, 0.0f, 0.08f, -0.005f), 0.083f, 0.057f});  // thigh
+    f.push_back({d.V(K, 0.0f, 0.08f, -0.005f), d.V(K, 0.0f, -0.05f, -0.02f), 0.057f, 0.05f});   // knee
+    f.push_back({d.V(K, 0.0f, -0.05f, -0.02f), d.V(K, 0.0f, -0.15f, -0.025f), 0.05f, 0.056f});  // calf
+    f.push_back({d.V(K, 0.0f, -0.15f, -0.025f), d.V(A, 0.0f, 0.02f, -0.01f), 0.056f, 0.027f});  // shank to ankle
+    f.push_back({d.V(A, 0.0f, 0.02f, -0.01f), d.V(A, 0.0f, -0.05f, 0.12f), 0.03f, 0.025f});     // foot
+}
+
+// Sizes every muscle that has a reference volume to it and packs the
+// muscles against each other, the bones and the fascia (engine/muscle_packing.h).
+// `trunk`: muscle names not bounded by the fascia (the trunk's sheets and the
+// hip's deep muscles, which lie outside the limb pieces).
+void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std::vector<std::string>& free_muscles) {
+    std::vector<PackingMuscle> pm;
+    for (MuscleSpec& m : sc.muscles) {
+        PackingMuscle p;
+        p.mesh = &m.mesh;
+        const ReferenceVolume* ref = referenceVolume(m.name);
+        p.target_volume = ref ? ref->cm3 * 1e-6 : 0.0;
+        for (const std::string& f : free_muscles)
+            if (m.name.rfind(f, 0) == 0) p.in_fascia = false;
+        p.group = m.group;
+        pm.push_back(p);
+    }
+    std::vector<PackingCapsule> bones;
+    for (const Bone& b : sc.bones)
+        if (b.visible) bones.push_back({b.head, b.tail, b.radius});
+    PackingOptions opt;
+    opt.fascia = [&fascia](glm::vec3 p) { return fasciaDistance(fascia, p); };
+    packMuscles(pm, bones, opt);
 }
 
 double smooth(double x) {
@@ -559,10 +644,16 @@ SceneSpec build(const std::string& id) {
     } else if (id == "t5" || id == "p4") {
         sc = armScene(true, false);
         sc.file = id == "t5" ? "t5-arm-flexion.glb" : "p4-arm-profile.glb";
+        std::vector<FasciaPiece> f;
+        addArmFascia(f, Side{-1.0f, "_r"});
+        packScene(sc, f, {});
         elbowFlexion(sc, "elbow_flexion", 4.0);
         sc.gravity_scale = 0.0f;
     } else if (id == "t6") {
         sc = armScene(true, true);
+        std::vector<FasciaPiece> f;
+        addArmFascia(f, Side{-1.0f, "_r"});
+        packScene(sc, f, {});
         sc.gravity_scale = 0.0f;
         // Strikes swing the forearm ~120° in 0.15 s (25° a frame): the
         // muscles must take on the bones' acceleration (carry), and at one
@@ -589,6 +680,14 @@ SceneSpec build(const std::string& id) {
         for (const Side& d : {r, l}) addLeg(sc, d, 0);
         for (const Side& d : {r, l}) addArmMuscles(sc, d, false);
         for (const Side& d : {r, l}) addTrunkMuscles(sc, d);
+        std::vector<FasciaPiece> f;
+        for (const Side& d : {r, l}) {
+            addArmFascia(f, d);
+            addLegFascia(f, d);
+        }
+        packScene(sc, f,
+                  {"erector_spinae", "int_oblique", "ext_oblique", "pec_major", "lat_dorsi", "trapezius", "glut_",
+                   "iliacus", "psoas", "piriformis", "gemelli", "quad_fem"});
         sc.planes.push_back(plane(0.0f));
         walkRun(sc);
     }
@@ -874,11 +973,16 @@ std::string generateScene(const std::string& id, GeneratedScene& out) {
     return {};
 }
 
-std::string writeGeneratedScenes(const std::string& dir, std::vector<GeneratedScene>* summary) {
+std::string writeGeneratedScenes(const std::string& dir, std::vector<GeneratedScene>* summary, const std::string& only) {
+    if (!only.empty()) {
+        auto ids = generatedSceneIds();
+        if (std::find(ids.begin(), ids.end(), only) == ids.end()) return "unknown scene '" + only + "'";
+    }
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) return dir + ": cannot create directory: " + ec.message();
     for (const std::string& id : generatedSceneIds()) {
+        if (!only.empty() && id != only) continue;
         GeneratedScene g;
         std::string err = generateScene(id, g);
         if (!err.empty()) return err;

@@ -21,7 +21,9 @@ struct GeneratedScene {
 std::vector<std::string> generatedSceneIds();
 // Builds one scene; returns an error for an unknown id.
 std::string generateScene(const std::string& id, GeneratedScene& out);
-// Writes every scene into `dir` (created if needed); `log` receives one line per file.
-std::string writeGeneratedScenes(const std::string& dir, std::vector<GeneratedScene>* summary = nullptr);
+// Writes every scene (or only the one with id `only`) into `dir` (created if
+// needed); `summary` receives one entry per file.
+std::string writeGeneratedScenes(const std::string& dir, std::vector<GeneratedScene>* summary = nullptr,
+                                 const std::string& only = {});
 
 }  // namespace engine
