@@ -14,6 +14,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "engine/bone_shapes.h"
 #include "engine/gltf_writer.h"
 #include "engine/anatomy_reference.h"
 #include "engine/muscle_loft.h"
@@ -792,15 +793,21 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
     for (size_t i = 0; i < nb; ++i) {
         const Bone& b = sc.bones[i];
         if (!b.visible) continue;
-        const float r = b.radius, knob = b.knob;
-        auto prof = [r, knob](float u) {
-            float e = std::min(u, 1.0f - u);
-            float k = e < 0.12f ? 1.0f + (knob - 1.0f) * float(std::cos(kPi * 0.5 * e / 0.12)) : 1.0f;
-            return r * k;
-        };
-        glm::vec3 a = b.head, c = b.tail;
-        MeshData m = loftProfile({a, c}, prof, b.ellipse, b.width, 16, 12);
-        std::vector<glm::vec3> n = vertexNormals(m);
+        // Anatomical shapes (docs/anatomy.md "Bone shapes"); other bones (the
+        // lab scenes' anchors) stay lofted sticks with knobs.
+        BoneMesh shaped = buildBoneMesh({b.name, b.head, b.tail, b.radius});
+        MeshData& m = shaped.mesh;
+        std::vector<glm::vec3>& n = shaped.normals;
+        if (m.triangles.empty()) {
+            const float r = b.radius, knob = b.knob;
+            auto prof = [r, knob](float u) {
+                float e = std::min(u, 1.0f - u);
+                float k = e < 0.12f ? 1.0f + (knob - 1.0f) * float(std::cos(kPi * 0.5 * e / 0.12)) : 1.0f;
+                return r * k;
+            };
+            m = loftProfile({b.head, b.tail}, prof, b.ellipse, b.width, 16, 12);
+            n = vertexNormals(m);
+        }
         uint32_t base = uint32_t(bpos.size());
         for (size_t v = 0; v < m.vertices.size(); ++v) {
             bpos.push_back(m.vertices[v]);
