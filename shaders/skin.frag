@@ -50,13 +50,16 @@ void main() {
     float spec = pow(max(dot(n, h), 0.0), 30.0) * 0.25;
     float fill = 0.25 * ndv;
     vec3 c = base * (ambient + 0.9 * diffuse + fill) + vec3(spec);
-    float rim = pow(1.0 - ndv, 2.5);
+    // Towards the silhouette the skin turns nearly opaque and a little
+    // darker: a mid-tone contour that reads on the pale floor and the dark
+    // sky alike.
+    float rim = pow(1.0 - ndv, 2.0);
     float a;
     if (u_back == 1) {
         a = 0.45 * u_alpha;
     } else {
-        c += rim * 0.35 * pow(vec3(1.0, 0.86, 0.76), vec3(2.2));
-        a = mix(u_alpha, min(1.0, 2.6 * u_alpha + 0.15), rim);
+        c *= mix(1.0, 0.75, rim);
+        a = mix(u_alpha, min(1.0, 3.2 * u_alpha + 0.1), rim);
         a = clamp(a + spec * u_alpha, 0.0, 1.0);
     }
     frag_color = vec4(pow(c, vec3(1.0 / 2.2)), a);
