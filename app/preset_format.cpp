@@ -234,6 +234,10 @@ std::string parseObject(const json& j, PresetData& d) {
             e = getBool(v, k, d.bones);
         } else if (k == "ground") {
             e = getBool(v, k, d.ground);
+        } else if (k == "skin") {
+            e = getBool(v, k, d.skin);
+        } else if (k == "skin_opacity") {
+            e = getFloatOpt(v, k, lim::kSkinOpacityMin, lim::kSkinOpacityMax, d.skin_opacity);
         } else if (k == "ui") {
             e = getBool(v, k, d.ui);
         } else if (k == "error_scale") {
@@ -267,7 +271,8 @@ std::string parseObject(const json& j, PresetData& d) {
         } else {
             e = unknownKey("", k,
                            "solver, mode, fiber_form, params, stiffness, playback, activation, muscles, "
-                           "overpressure, overlays, shadows, bones, ground, error_scale, ui, camera");
+                           "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, error_scale, ui, "
+                           "camera");
         }
         if (!e.empty()) return e;
     }

@@ -26,6 +26,7 @@ namespace app {
 namespace preset_limits {
 constexpr float kSpeedMin = 0.05f, kSpeedMax = 8.0f;            // animation s per wall s
 constexpr float kErrorScaleMin = 0.001f, kErrorScaleMax = 1.0f;  // heat map full scale
+constexpr float kSkinOpacityMin = 0.0f, kSkinOpacityMax = 3.0f;  // factor on translucent meshes' alpha
 constexpr float kOverpressureMax = 1e6f;                         // κ ≥ 0
 constexpr float kCameraDistanceMin = 1e-4f, kCameraDistanceMax = 1e5f;
 constexpr float kCameraPitchMax = 1.5f;        // rad, |pitch|
@@ -58,8 +59,8 @@ struct PresetData {
     std::optional<float> overpressure;
     // Overlay names are checked when applied (their table lives in the renderer).
     std::vector<std::pair<std::string, bool>> overlays;
-    std::optional<bool> shadows, bones, ground, ui;
-    std::optional<float> error_scale;
+    std::optional<bool> shadows, bones, ground, skin, ui;
+    std::optional<float> error_scale, skin_opacity;
     std::optional<glm::vec3> camera_target;
     std::optional<float> camera_distance, camera_yaw, camera_pitch;
 };

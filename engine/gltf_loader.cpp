@@ -338,6 +338,9 @@ struct Geometry {
     std::vector<glm::uvec4> joints;
     std::vector<glm::vec4> weights;
     glm::vec3 color{0.85f, 0.82f, 0.75f};
+    float alpha = 1.0f;   // baseColorFactor alpha (BLEND only; 1 otherwise)
+    bool blend = false;   // alphaMode BLEND: drawn translucent
+    bool cut = false;     // alphaMode MASK with alpha below alphaCutoff: nothing is drawn
     bool has_normals = true;
 };
 
@@ -413,8 +416,20 @@ Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const 
             for (size_t i = 0; i < pos.count; ++i) g.indices.push_back(uint32_t(base + i));
         }
         if (!color_set && prim.material >= 0 && size_t(prim.material) < m.materials.size()) {
-            const auto& f = m.materials[size_t(prim.material)].pbrMetallicRoughness.baseColorFactor;
+            // The first material decides the mesh's colour and how it is
+            // drawn (docs/scene-format.md, "Translucent meshes"): OPAQUE
+            // ignores alpha, MASK with a constant colour is all kept or all
+            // cut (alpha against alphaCutoff), BLEND is drawn translucent.
+            const tinygltf::Material& mat = m.materials[size_t(prim.material)];
+            const auto& f = mat.pbrMetallicRoughness.baseColorFactor;
             if (f.size() >= 3) g.color = glm::vec3(float(f[0]), float(f[1]), float(f[2]));
+            const float a = f.size() >= 4 && std::isfinite(f[3]) ? float(std::clamp(f[3], 0.0, 1.0)) : 1.0f;
+            if (mat.alphaMode == "BLEND") {
+                g.blend = true;
+                g.alpha = a;
+            } else if (mat.alphaMode == "MASK") {
+                g.cut = !(double(a) >= (std::isfinite(mat.alphaCutoff) ? mat.alphaCutoff : 0.5));
+            }
             color_set = true;
         }
     }
@@ -932,10 +947,12 @@ private:
             const std::string where = nodeName(m_, int(ni));
             const bool skinned = node.skin >= 0;
             Geometry g = readMesh(m_, node.mesh, skinned, where, budget_);
-            if (g.indices.empty()) continue;
+            if (g.indices.empty() || g.cut) continue;
             RenderMesh rm;
             rm.name = s_.skeleton.joints[size_t(node_joint_[ni])].name;
             rm.color = g.color;
+            rm.alpha = g.alpha;
+            rm.blend = g.blend;
             if (skinned) {
                 if (size_t(node.skin) >= m_.skins.size()) fail(where + ": skin " + std::to_string(node.skin) + " out of range");
                 const tinygltf::Skin& skin = m_.skins[size_t(node.skin)];

@@ -105,13 +105,14 @@ int GltfWriter::addIndices(const std::vector<uint32_t>& idx) {
                         {"count", idx.size()}, {"type", "SCALAR"}});
 }
 
-int GltfWriter::addMaterial(const std::string& name, glm::vec4 color, float roughness) {
+int GltfWriter::addMaterial(const std::string& name, glm::vec4 color, float roughness, const char* alpha_mode) {
     doc_["materials"].push_back(
         {{"name", name},
          {"pbrMetallicRoughness",
           {{"baseColorFactor", {double(color.x), double(color.y), double(color.z), double(color.w)}},
            {"metallicFactor", 0.0},
            {"roughnessFactor", double(roughness)}}}});
+    if (alpha_mode) doc_["materials"].back()["alphaMode"] = alpha_mode;
     return int(doc_["materials"].size()) - 1;
 }
 

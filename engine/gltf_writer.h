@@ -28,7 +28,8 @@ public:
     int addMat4(const std::vector<glm::mat4>& v);
     int addIndices(const std::vector<uint32_t>& idx);  // u16 when possible
 
-    int addMaterial(const std::string& name, glm::vec4 color, float roughness);
+    // alpha_mode: null (OPAQUE, not written) or "BLEND" / "MASK".
+    int addMaterial(const std::string& name, glm::vec4 color, float roughness, const char* alpha_mode = nullptr);
     int addMesh(json mesh);
     int addNode(json node);
     int addSkin(json skin);

@@ -45,6 +45,8 @@ struct RenderMesh {
     std::vector<glm::vec3> normals;
     std::vector<uint32_t> indices;
     glm::vec3 color{0.85f, 0.82f, 0.75f};
+    float alpha = 1.0f;                    // material alpha (used when blend)
+    bool blend = false;                    // material alphaMode BLEND: drawn translucent (docs/scene-format.md)
     int joint = -1;                        // rigid: follows this joint (−1: static, world space)
     std::vector<glm::uvec4> skin_joints;   // skinned: joint indices into Skeleton
     std::vector<glm::vec4> skin_weights;

@@ -14,11 +14,12 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "engine/anatomy_reference.h"
 #include "engine/bone_shapes.h"
 #include "engine/gltf_writer.h"
-#include "engine/anatomy_reference.h"
 #include "engine/muscle_loft.h"
 #include "engine/muscle_packing.h"
+#include "engine/skin_outline.h"
 
 namespace engine {
 namespace {
@@ -923,6 +924,29 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
         stats.muscles++;
         stats.muscle_vertices += m.mesh.vertices.size();
         stats.muscle_triangles += m.mesh.triangles.size();
+    }
+    // Skin (T5, T6: the arm; T7: the whole body): the translucent outline
+    // over the muscles, a skinned mesh on the skeleton's skin (skin 0) with a
+    // BLEND material (engine/skin_outline.h, docs/scene-format.md).
+    if (const bool body = sc.id == "t7"; (body || sc.id == "t5" || sc.id == "t6") &&
+                                         std::any_of(sc.bones.begin(), sc.bones.end(), [](const Bone& b) { return b.visible; })) {
+        std::vector<OutlineBone> ob;
+        for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent});
+        const SkinMesh skin = buildSkin(ob, body ? 0.012f : 0.008f, body ? 18000 : 6000);
+        std::vector<glm::u8vec4> sj;
+        for (const glm::uvec4& j : skin.weights.joints) sj.emplace_back(j);
+        std::vector<uint32_t> idx;
+        for (const glm::uvec3& t : skin.triangles) idx.insert(idx.end(), {t.x, t.y, t.z});
+        const int mat_skin = w.addMaterial("skin", {0.87f, 0.69f, 0.58f, 0.25f}, 0.6f, "BLEND");
+        json prim = {{"attributes",
+                      {{"POSITION", w.addVec3(skin.positions, true)},
+                       {"NORMAL", w.addVec3(skin.normals, false)},
+                       {"JOINTS_0", w.addJoints(sj)},
+                       {"WEIGHTS_0", w.addVec4(skin.weights.weights)}}},
+                     {"indices", w.addIndices(idx)},
+                     {"material", mat_skin}};
+        const int mesh = w.addMesh({{"name", "skin"}, {"primitives", json::array({prim})}});
+        scene_nodes.push_back(w.addNode({{"name", "skin"}, {"mesh", mesh}, {"skin", 0}}));
     }
     // Animations: rotations sampled at the spec's rate, LINEAR.
     for (const AnimSpec& a : sc.animations) {

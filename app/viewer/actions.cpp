@@ -222,6 +222,11 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
     }
 }
 
+void Actions::setSkinOpacity(float factor) {
+    if (!std::isfinite(factor)) return;
+    s_.render.skin_opacity = std::clamp(factor, kSkinOpacityMin, kSkinOpacityMax);
+}
+
 void Actions::setErrorScale(float scale) {
     // NaN keeps the current scale.
     if (scale == scale) s_.render.error_scale = std::clamp(scale, kErrorScaleMin, kErrorScaleMax);
@@ -326,6 +331,18 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "ground" && need(1)) {
         auto b = onOff(w[1], s_.render.ground);
         return b ? (setGround(*b), std::string()) : bad;
+    }
+    if (verb == "skin" && need(1)) {
+        auto b = onOff(w[1], s_.render.skin);
+        return b ? (setSkin(*b), std::string()) : bad;
+    }
+    if (verb == "skin-opacity" && need(1) && num(1, v)) {
+        if (!(float(v) >= kSkinOpacityMin && float(v) <= kSkinOpacityMax)) {
+            std::ostringstream os;
+            os << "skin-opacity " << v << " out of range [" << kSkinOpacityMin << ", " << kSkinOpacityMax << "]";
+            return os.str();
+        }
+        return setSkinOpacity(float(v)), std::string();
     }
     if (verb == "error-scale" && need(1) && num(1, v)) {
         if (!(float(v) >= kErrorScaleMin && float(v) <= kErrorScaleMax)) {

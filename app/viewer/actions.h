@@ -77,6 +77,14 @@ public:
     void setShadows(bool on) { s_.render.shadows = on; }
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }
+    // Translucent meshes (the skin over the muscles; docs/scene-format.md,
+    // "Translucent meshes"): all shown or hidden, and their opacity as a
+    // factor on the material's alpha (clamped to the range below).
+    void setSkin(bool on) { s_.render.skin = on; }
+    void toggleSkin() { s_.render.skin = !s_.render.skin; }
+    static constexpr float kSkinOpacityMin = app::preset_limits::kSkinOpacityMin;
+    static constexpr float kSkinOpacityMax = app::preset_limits::kSkinOpacityMax;
+    void setSkinOpacity(float factor);
     // Relative strain at the top of the heat map's colours (clamped to the range below).
     static constexpr float kErrorScaleMin = app::preset_limits::kErrorScaleMin;
     static constexpr float kErrorScaleMax = app::preset_limits::kErrorScaleMax;
@@ -100,7 +108,8 @@ public:
     std::string loadPreset(const std::string& path);
 
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
-    // "set iterations 20", "overlay wireframe on", "bones off", "error-scale 0.1",
+    // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
+    // "error-scale 0.1",
     // "orbit 40 0", "zoom 2", "study", "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).

@@ -27,6 +27,14 @@ void drawViewPanel(PanelContext& c) {
     ImGui::SameLine();
     bool ground = c.state.render.ground;
     if (ImGui::Checkbox("ground", &ground)) c.actions.setGround(ground);
+    // Translucent meshes (docs/scene-format.md, "Translucent meshes").
+    bool skin = c.state.render.skin;
+    if (ImGui::Checkbox("Skin (translucent) (S)", &skin)) c.actions.setSkin(skin);
+    if (skin) {
+        float opacity = c.state.render.skin_opacity;
+        if (ImGui::SliderFloat("skin opacity", &opacity, Actions::kSkinOpacityMin, Actions::kSkinOpacityMax, "%.2fx"))
+            c.actions.setSkinOpacity(opacity);
+    }
     if (ImGui::Button("Frame all (F)")) c.actions.frameAll();
     ImGui::SameLine();
     if (ImGui::Button("Help (F1)")) c.actions.toggleHelp();

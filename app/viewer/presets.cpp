@@ -53,6 +53,8 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
     j["shadows"] = s.render.shadows;
     j["bones"] = s.render.bones;
     j["ground"] = s.render.ground;
+    j["skin"] = s.render.skin;
+    j["skin_opacity"] = s.render.skin_opacity;
     j["error_scale"] = s.render.error_scale;
     j["ui"] = s.ui_visible;
     j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
@@ -106,6 +108,8 @@ std::string applyPresetText(const std::string& text, const std::string& origin, 
     if (d.shadows) a.setShadows(*d.shadows);
     if (d.bones) a.setBones(*d.bones);
     if (d.ground) a.setGround(*d.ground);
+    if (d.skin) a.setSkin(*d.skin);
+    if (d.skin_opacity) a.setSkinOpacity(*d.skin_opacity);
     if (d.error_scale) a.setErrorScale(*d.error_scale);
     if (d.ui) a.setUiVisible(*d.ui);
     if (d.camera_target || d.camera_distance || d.camera_yaw || d.camera_pitch) {

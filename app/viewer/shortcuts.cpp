@@ -11,7 +11,7 @@
 namespace app::viewer {
 
 namespace {
-constexpr std::array<Shortcut, 13> kShortcuts = {{
+constexpr std::array<Shortcut, 14> kShortcuts = {{
     {"Space", "play / pause"},
     {"Right", "step one frame (pauses)"},
     {"Left", "step one frame back (replays from the frame cache)"},
@@ -19,6 +19,7 @@ constexpr std::array<Shortcut, 13> kShortcuts = {{
     {"1 2 3 4", "solver: SST, Jacobi, coloring, hybrid"},
     {"F", "frame all"},
     {"W", "wireframe overlay"},
+    {"S", "skin (translucent meshes) on / off"},
     {"P", "screenshot (screenshot-<time>.png in the working directory)"},
     {"Tab", "hide / show the panels"},
     {"F1", "this help"},
@@ -42,6 +43,7 @@ bool handleKey(int key, int /*mods*/, Actions& a) {
     case GLFW_KEY_4: a.setSolver(sim::SolverKind::Hybrid); return true;
     case GLFW_KEY_F: a.frameAll(); return true;
     case GLFW_KEY_W: a.toggleOverlay(engine::render::Overlay::Wireframe); return true;
+    case GLFW_KEY_S: a.toggleSkin(); return true;
     case GLFW_KEY_P: {
         auto now = std::chrono::system_clock::now().time_since_epoch();
         a.screenshot("screenshot-" + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now).count()) + ".png");

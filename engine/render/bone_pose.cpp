@@ -18,12 +18,32 @@ glm::mat4 skinMatrix(const BoneMesh& b, const DrawFrame& f, uint32_t slot) {
     glm::mat4 ib = slot < b.inverse_bind.size() ? b.inverse_bind[slot] : glm::mat4(1.0f);
     return g * ib;
 }
+
+// Appends the posed vertices of one mesh.
+void appendPosed(const BoneMesh& b, const DrawFrame& f, std::vector<glm::vec3>& positions, std::vector<glm::mat4>& mats) {
+    if (b.skinned()) {
+        mats.resize(b.skin_joint_map.size());
+        for (uint32_t s = 0; s < mats.size(); ++s) mats[s] = skinMatrix(b, f, s);
+        for (size_t v = 0; v < b.positions.size(); ++v) {
+            glm::vec4 p(b.positions[v], 1.0f), acc(0.0f);
+            glm::vec4 w = v < b.skin_weights.size() ? b.skin_weights[v] : glm::vec4(1, 0, 0, 0);
+            glm::uvec4 j = v < b.skin_joints.size() ? b.skin_joints[v] : glm::uvec4(0);
+            for (int k = 0; k < 4; ++k)
+                if (w[k] != 0.0f && j[k] < mats.size()) acc += w[k] * (mats[j[k]] * p);
+            positions.emplace_back(acc);
+        }
+    } else {
+        glm::mat4 m = rigidTransform(b, f);
+        for (const auto& p : b.positions) positions.emplace_back(m * glm::vec4(p, 1.0f));
+    }
+}
 }  // namespace
 
 std::vector<uint32_t> boneIndices(const std::vector<BoneMesh>& bones) {
     std::vector<uint32_t> out;
     uint32_t base = 0;
     for (const auto& b : bones) {
+        if (b.blend) continue;
         for (uint32_t i : b.indices) out.push_back(base + i);
         base += uint32_t(b.positions.size());
     }
@@ -31,27 +51,19 @@ std::vector<uint32_t> boneIndices(const std::vector<BoneMesh>& bones) {
 }
 
 void poseBones(const std::vector<BoneMesh>& bones, const DrawFrame& f, std::vector<glm::vec3>& positions,
-               std::vector<glm::vec3>& colors) {
+               std::vector<glm::vec3>& colors, std::vector<glm::mat4>& mats) {
     positions.clear();
     colors.clear();
     for (const auto& b : bones) {
-        if (b.skinned()) {
-            std::vector<glm::mat4> mats(b.skin_joint_map.size());
-            for (uint32_t s = 0; s < mats.size(); ++s) mats[s] = skinMatrix(b, f, s);
-            for (size_t v = 0; v < b.positions.size(); ++v) {
-                glm::vec4 p(b.positions[v], 1.0f), acc(0.0f);
-                glm::vec4 w = v < b.skin_weights.size() ? b.skin_weights[v] : glm::vec4(1, 0, 0, 0);
-                glm::uvec4 j = v < b.skin_joints.size() ? b.skin_joints[v] : glm::uvec4(0);
-                for (int k = 0; k < 4; ++k)
-                    if (w[k] != 0.0f && j[k] < mats.size()) acc += w[k] * (mats[j[k]] * p);
-                positions.emplace_back(acc);
-            }
-        } else {
-            glm::mat4 m = rigidTransform(b, f);
-            for (const auto& p : b.positions) positions.emplace_back(m * glm::vec4(p, 1.0f));
-        }
+        if (b.blend) continue;
+        appendPosed(b, f, positions, mats);
         colors.insert(colors.end(), b.positions.size(), b.color);
     }
+}
+
+void poseMesh(const BoneMesh& mesh, const DrawFrame& f, std::vector<glm::vec3>& positions, std::vector<glm::mat4>& mats) {
+    positions.clear();
+    appendPosed(mesh, f, positions, mats);
 }
 
 }  // namespace engine::render

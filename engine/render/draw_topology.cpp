@@ -57,6 +57,8 @@ BoneMesh fromRenderMesh(const engine::RenderMesh& m) {
     b.normals = m.normals;
     b.indices = m.indices;
     b.color = m.color;
+    b.alpha = m.alpha;
+    b.blend = m.blend;
     b.follow = m.joint >= 0 ? BoneMesh::Follow::Joint : BoneMesh::Follow::Static;
     b.index = m.joint;
     b.skin_joints = m.skin_joints;
@@ -80,6 +82,10 @@ BoneMesh fromBody(const sim::Body& body, int index) {
     return b;
 }
 }  // namespace
+
+bool DrawTopology::hasTranslucent() const {
+    return std::any_of(bones.begin(), bones.end(), [](const BoneMesh& b) { return b.blend; });
+}
 
 DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
                                std::span<const int> distance_colors) {

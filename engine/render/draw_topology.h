@@ -38,6 +38,11 @@ struct BoneMesh {
     std::vector<glm::vec3> positions, normals;  // local to the joint/body, or bind space when skinned
     std::vector<uint32_t> indices;
     glm::vec3 color{0.86f, 0.83f, 0.76f};
+    // Material alphaMode BLEND (docs/scene-format.md, "Translucent meshes"):
+    // drawn after everything opaque, see-through with this alpha, no shadow;
+    // the `skin` render option shows or hides all of them.
+    float alpha = 1.0f;
+    bool blend = false;
     Follow follow = Follow::Static;
     int index = -1;  // joint or body index
     // Skinning (glTF: joint matrix = global(joint) · inverseBind).
@@ -74,6 +79,7 @@ struct DrawTopology {
     std::vector<glm::vec2> around;
     std::vector<uint32_t> attachments;      // particle indices held on bodies
     std::vector<BoneMesh> bones;
+    bool hasTranslucent() const;            // any bone mesh with blend
     glm::vec3 ground_origin{0.0f};
     bool ground_is_plane = false;           // the scene's own plane (physics); else a floor under what is drawn
     glm::vec3 ground_normal{0.0f, 1.0f, 0.0f};

@@ -37,6 +37,12 @@ struct RenderOptions {
     bool shadows = true;
     bool bones = true;
     bool ground = true;
+    // Translucent meshes (material alphaMode BLEND, e.g. the generated skin
+    // over the muscles): shown or hidden all together; their alpha is the
+    // material's × skin_opacity (clamped to 1). On by default: a scene
+    // without translucent meshes draws nothing more.
+    bool skin = true;
+    float skin_opacity = 1.0f;
     int msaa_samples = 4;
     // Relative strain |C|/rest that maps to the top of the error colour map.
     float error_scale = 0.25f;  // heat map: residual (relative to the bind-pose edge) shown as full scale

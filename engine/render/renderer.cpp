@@ -27,7 +27,7 @@ Renderer::~Renderer() {
 
 std::string Renderer::init(const std::string& dir) {
     for (auto [prog, name] : {std::pair{&mesh_, "mesh"}, {&ground_, "ground"}, {&lines_, "lines"},
-                              {&shadow_, "shadow"}, {&background_, "background"}})
+                              {&shadow_, "shadow"}, {&background_, "background"}, {&skin_, "skin"}})
         if (auto e = prog->load(dir, name); !e.empty()) return e;
     if (!shadow_map_.create(kShadowSize)) return "shadow map framebuffer incomplete";
     glGenVertexArrays(1, &empty_vao_);
@@ -50,10 +50,73 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
     indices_dirty_ = true;
     lowest_drawn_ = 1e30f;
     bone_tris_.clear();
+    translucent_.clear();
+    translucent_posed_ = false;
     if (!topo_) return;
     std::vector<uint32_t> idx = boneIndices(topo_->bones);
     bones_.setIndices(idx);
     for (size_t i = 0; i + 2 < idx.size(); i += 3) bone_tris_.emplace_back(idx[i], idx[i + 1], idx[i + 2]);
+    for (size_t b = 0; b < topo_->bones.size(); ++b) {
+        const BoneMesh& m = topo_->bones[b];
+        if (!m.blend) continue;
+        Translucent t;
+        t.mesh = b;
+        for (size_t i = 0; i + 2 < m.indices.size(); i += 3)
+            t.tris.emplace_back(m.indices[i], m.indices[i + 1], m.indices[i + 2]);
+        t.gpu.setIndices(m.indices);
+        translucent_.push_back(std::move(t));
+    }
+}
+
+// Poses and uploads the translucent meshes when the joints or bodies moved
+// (a paused or scrubbed-to frame uploads nothing).
+void Renderer::poseTranslucent(const DrawFrame& f) {
+    auto same = [](const std::vector<glm::mat4>& a, std::span<const glm::mat4> b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    };
+    if (translucent_posed_ && same(posed_joints_, f.joint_globals) && same(posed_bodies_, f.body_transforms)) return;
+    for (Translucent& t : translucent_) {
+        poseMesh(topo_->bones[t.mesh], f, skin_pos_, skin_mats_);
+        computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
+        t.bounds = Bounds{};
+        for (const auto& p : skin_pos_) t.bounds.add(p);
+        t.gpu.setVertices(skin_pos_, skin_nrm_, {});
+    }
+    posed_joints_.assign(f.joint_globals.begin(), f.joint_globals.end());  // reuses the capacity
+    posed_bodies_.assign(f.body_transforms.begin(), f.body_transforms.end());
+    translucent_posed_ = true;
+}
+
+// Translucent meshes after everything opaque: depth test on, depth write off,
+// back faces then front faces (two culled passes), so a closed skin shows its
+// far side through its near side in order (docs/architecture.md, "Renderer").
+void Renderer::drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt) {
+    skin_.use();
+    skin_.set("u_view_proj", view_proj);
+    skin_.set("u_light_view_proj", shadow_map_.lightViewProj());
+    skin_.set("u_eye", eye);
+    skin_.set("u_light_dir", glm::normalize(light_dir_));
+    skin_.set("u_shadow", kShadowUnit);
+    skin_.set("u_use_shadow", opt.shadows ? 1 : 0);
+    skin_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_CULL_FACE);
+    for (const Translucent& t : translucent_) {
+        const BoneMesh& m = topo_->bones[t.mesh];
+        skin_.set("u_color", m.color);
+        skin_.set("u_alpha", std::clamp(m.alpha * opt.skin_opacity, 0.0f, 1.0f));
+        glCullFace(GL_FRONT);
+        skin_.set("u_back", 1);
+        t.gpu.draw();
+        glCullFace(GL_BACK);
+        skin_.set("u_back", 0);
+        t.gpu.draw();
+    }
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
 }
 
 void Renderer::updateMuscleIndices(const RenderOptions& opt) {
@@ -175,12 +238,20 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
             for (uint32_t i = md.first; i < md.first + md.surface_count; ++i) bounds_.add(f.positions[i]);
         }
         if (opt.bones && !topo_->bones.empty()) {
-            poseBones(topo_->bones, f, bone_pos_, bone_col_);
+            poseBones(topo_->bones, f, bone_pos_, bone_col_, skin_mats_);
             computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
             bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
             for (const auto& p : bone_pos_) bounds_.add(p);
         } else {
             bones_.setVertices({}, {}, {});
+        }
+        if (opt.skin && !translucent_.empty()) {
+            poseTranslucent(f);
+            for (const Translucent& t : translucent_)
+                if (t.bounds.valid()) {
+                    bounds_.add(t.bounds.lo);
+                    bounds_.add(t.bounds.hi);
+                }
         }
         buildOverlays(*topo_, f, opt, overlays_);
     }
@@ -243,6 +314,9 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     glDisable(GL_POLYGON_OFFSET_FILL);
 
     if (opt.ground) drawGround(view_proj, eye, opt.shadows);
+    // Translucent meshes cast no shadow: a faint skin around the muscles
+    // would otherwise shade every muscle inside it as if it were opaque.
+    if (opt.skin && !translucent_.empty()) drawTranslucent(view_proj, eye, opt);
 
     lines_.use();
     lines_.set("u_view_proj", view_proj);

@@ -48,7 +48,10 @@ private:
     void computeColors(const DrawFrame& f, const RenderOptions& opt);
     void drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows);
 
-    Program mesh_, ground_, lines_, shadow_, background_;
+    void poseTranslucent(const DrawFrame& f);
+    void drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
+
+    Program mesh_, ground_, lines_, shadow_, background_, skin_;
     RenderTarget target_;
     ShadowMap shadow_map_;
     GpuMesh muscles_, bones_;
@@ -61,6 +64,20 @@ private:
     std::vector<glm::vec4> fibers_;  // muscles: fibre direction + glow (GpuMesh stream 3)
     std::vector<uint32_t> tri_scratch_;
     std::vector<glm::uvec3> bone_tris_;
+    std::vector<glm::mat4> skin_mats_;  // scratch: skin matrices while posing
+    // Translucent meshes (BoneMesh::blend), one GPU mesh each, drawn after
+    // everything opaque. Re-posed and uploaded only when the joints or
+    // bodies moved since the last upload.
+    struct Translucent {
+        size_t mesh = 0;  // index into DrawTopology::bones
+        GpuMesh gpu;
+        std::vector<glm::uvec3> tris;
+        Bounds bounds;  // of the last upload
+    };
+    std::vector<Translucent> translucent_;
+    std::vector<glm::vec3> skin_pos_, skin_nrm_;
+    std::vector<glm::mat4> posed_joints_, posed_bodies_;
+    bool translucent_posed_ = false;
     Bounds bounds_;
     // Without a plane in the scene the floor sits just under the lowest point
     // drawn since the scene was shown (it never jumps up as a figure moves).

@@ -41,6 +41,7 @@ TEST(PresetFormat, ParsesWhatTheViewerWrites) {
       "muscles": [{"activation": 0.25, "sensor": true, "overpressure": 0.1}, {}],
       "overlays": {"internal": true, "wireframe": false},
       "shadows": false, "bones": true, "ground": false, "error_scale": 0.125, "ui": false,
+      "skin": false, "skin_opacity": 1.75,
       "camera": {"target": [0.1, -0.2, 3], "distance": 2.5, "yaw": 7.0, "pitch": -1.2},
       "overpressure": 0.3
     })";
@@ -66,6 +67,9 @@ TEST(PresetFormat, ParsesWhatTheViewerWrites) {
     EXPECT_EQ(d.overlays.size(), 2u);
     EXPECT_EQ(d.shadows, false);
     EXPECT_FLOAT_EQ(*d.error_scale, 0.125f);
+    EXPECT_EQ(d.skin, false);
+    ASSERT_TRUE(d.skin_opacity);
+    EXPECT_FLOAT_EQ(*d.skin_opacity, 1.75f);
     ASSERT_TRUE(d.camera_target);
     EXPECT_FLOAT_EQ(d.camera_target->z, 3.0f);
     EXPECT_FLOAT_EQ(*d.camera_pitch, -1.2f);
@@ -77,6 +81,8 @@ TEST(PresetFormat, ParsesWhatTheViewerWrites) {
     EXPECT_FALSE(*e.activation);
     ASSERT_EQ(parse("{}", &e), "");
     EXPECT_FALSE(e.activation);
+    EXPECT_FALSE(e.skin);  // absent keys stay absent (the scene's default holds)
+    EXPECT_FALSE(e.skin_opacity);
 }
 
 TEST(PresetFormat, ShortOrLongArraysAreRefused) {
@@ -115,6 +121,8 @@ TEST(PresetFormat, WrongTypesNameTheKeyPath) {
     expectError(R"({"bones": "on"})", "bones must be true or false");
     expectError(R"({"ground": 0})", "ground must be true or false");
     expectError(R"({"ui": []})", "ui must be true or false");
+    expectError(R"({"skin": 1})", "skin must be true or false");
+    expectError(R"({"skin_opacity": true})", "skin_opacity must be a number");
     expectError(R"({"error_scale": "0.1"})", "error_scale must be a number");
     expectError(R"({"camera": 1})", "camera must be an object");
     expectError(R"({"camera": {"distance": "far"}})", "camera.distance must be a number");
@@ -146,6 +154,8 @@ TEST(PresetFormat, OutOfRangeAndHugeNumbersAreRefused) {
     expectError(R"({"muscles": [{"overpressure": -1}]})", "muscles[0].overpressure=-1 out of range");
     expectError(R"({"overpressure": 1e30})", "overpressure=1e+30 out of range");
     expectError(R"({"error_scale": 0})", "error_scale=0 out of range [0.001, 1]");
+    expectError(R"({"skin_opacity": -0.5})", "skin_opacity=-0.5 out of range [0, 3]");
+    expectError(R"({"skin_opacity": 3.5})", "skin_opacity=3.5 out of range [0, 3]");
     expectError(R"({"camera": {"distance": 0}})", "camera.distance=0 out of range");
     expectError(R"({"camera": {"distance": 1e39}})", "camera.distance=1e+39 out of range");
     expectError(R"({"camera": {"pitch": 2}})", "camera.pitch=2 out of range");

@@ -203,6 +203,39 @@ TEST(GltfLoader, PlainFileWithoutMusclesLoadsAsRenderGeometry) {
     EXPECT_EQ(s.meshes[0].joint, s.skeleton.find("muscle"));
 }
 
+// Material alphaMode (docs/scene-format.md, "Translucent meshes"): BLEND
+// keeps the base colour's alpha and marks the mesh translucent; OPAQUE
+// ignores alpha; MASK keeps or cuts the whole mesh by alphaCutoff.
+TEST(GltfLoader, MaterialAlphaModeAndAlphaAreRead) {
+    struct Case {
+        const char* mode;
+        double alpha;
+        double cutoff;  // < 0: not written (0.5)
+        size_t meshes;
+        bool blend;
+        float read_alpha;
+    };
+    for (const Case& c : {Case{"BLEND", 0.3, -1, 1, true, 0.3f}, Case{"OPAQUE", 0.3, -1, 1, false, 1.0f},
+                          Case{"MASK", 0.3, -1, 0, false, 1.0f}, Case{"MASK", 0.3, 0.2, 1, false, 1.0f},
+                          Case{"MASK", 0.8, -1, 1, false, 1.0f}, Case{nullptr, 0.3, -1, 1, false, 1.0f}}) {
+        Builder b = muscleFile(goodExtras());
+        b.doc["nodes"][2].erase("extras");
+        json mat = {{"pbrMetallicRoughness", {{"baseColorFactor", {0.9, 0.7, 0.6, c.alpha}}}}};
+        if (c.mode) mat["alphaMode"] = c.mode;
+        if (c.cutoff >= 0) mat["alphaCutoff"] = c.cutoff;
+        b.doc["materials"] = json::array({mat});
+        b.doc["meshes"][0]["primitives"][0]["material"] = 0;
+        Scene s;
+        const std::string what = std::string(c.mode ? c.mode : "(none)") + " alpha " + std::to_string(c.alpha);
+        ASSERT_EQ(loadBytes(b.glb(), "alpha.glb", s), "") << what;
+        ASSERT_EQ(s.meshes.size(), c.meshes) << what;
+        if (c.meshes == 0) continue;
+        EXPECT_EQ(s.meshes[0].blend, c.blend) << what;
+        EXPECT_FLOAT_EQ(s.meshes[0].alpha, c.read_alpha) << what;
+        EXPECT_NEAR(s.meshes[0].color.x, 0.9f, 1e-6f) << what;
+    }
+}
+
 namespace {
 std::string errorFor(const std::vector<uint8_t>& bytes, const std::string& name = "bad.glb") {
     Scene s;

@@ -389,3 +389,70 @@ TEST(ViewerActions, BonesActionChangesTheImage) {
     ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a), or the scene did not load";
     EXPECT_GT(toggledPixels(*v, base, "bones off", "bones on"), size_t(20));
 }
+
+// The skin (translucent meshes, docs/scene-format.md): on by default, and
+// toggling it changes the picture only inside the body's outline. Checked as:
+// the changed pixels fill a box that stays clear of the frame's edges and
+// covers a minority of it (the background, floor far from the arm, and the
+// corners never change), and the opacity factor changes it; a scene without
+// translucent meshes does not change at all (next test).
+TEST(ViewerActions, SkinActionChangesTheImageOnlyWhereTheBodyIs) {
+    using namespace viewer_test;
+    const std::string t5 = t5Scene();
+    if (t5.empty()) GTEST_SKIP() << "assets/scenes/t5-*.glb not generated yet";
+    Image base;
+    auto v = pausedViewer(t5, base);
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a), or the scene did not load";
+    ASSERT_TRUE(v->state().render.skin);
+    ASSERT_EQ(v->actions().execute("skin off"), "");
+    v->frame();
+    const Image off = grab(*v);
+    int x0 = off.w, y0 = off.h, x1 = -1, y1 = -1;
+    size_t changed = 0;
+    for (int y = 0; y < off.h; ++y)
+        for (int x = 0; x < off.w; ++x) {
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(off.at(x, y)[c]) - int(base.at(x, y)[c])));
+            if (d <= 24) continue;
+            ++changed;
+            x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+        }
+    EXPECT_GT(changed, size_t(500)) << "the skin is not visible";
+    ASSERT_GE(x1, 0);
+    EXPECT_GT(x0, 2);
+    EXPECT_GT(y0, 2);
+    EXPECT_LT(x1, off.w - 3);
+    EXPECT_LT(y1, off.h - 3);
+    EXPECT_LT(double(changed), 0.5 * double(off.w) * double(off.h));
+    ASSERT_EQ(v->actions().execute("skin on"), "");
+    v->frame();
+    EXPECT_LT(changedPixels(base, grab(*v)), size_t(20)) << "'skin on' does not restore the image";
+    // A denser skin hides more of the muscles.
+    ASSERT_EQ(v->actions().execute("skin-opacity 2.5"), "");
+    v->frame();
+    EXPECT_GT(changedPixels(base, grab(*v)), size_t(200));
+    EXPECT_NE(v->actions().execute("skin-opacity 4"), "");  // out of range [0, 3]
+}
+
+TEST(ViewerActions, SkinActionChangesNothingWithoutTranslucentMeshes) {
+    using namespace viewer_test;
+    const std::string t1 = sceneFile("t1-");
+    if (t1.empty()) GTEST_SKIP() << "assets/scenes/t1-*.glb not generated yet";
+    Image plain;
+    auto v = pausedViewer(t1, plain);
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a), or the scene did not load";
+    EXPECT_EQ(toggledPixels(*v, plain, "skin off", "skin on"), size_t(0));
+}
+
+TEST(ViewerActions, PresetsKeepTheSkin) {
+    Rig a;
+    a.actions.execute("skin off");
+    a.actions.execute("skin-opacity 0.5");
+    const std::string path = testing::TempDir() + "/msxpbd-preset-skin.json";
+    ASSERT_EQ(a.actions.execute("preset-save " + path), "");
+    Rig b;
+    ASSERT_TRUE(b.state.render.skin);
+    ASSERT_EQ(b.actions.execute("preset-load " + path), "");
+    EXPECT_FALSE(b.state.render.skin);
+    EXPECT_FLOAT_EQ(b.state.render.skin_opacity, 0.5f);
+}
