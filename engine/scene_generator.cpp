@@ -20,6 +20,7 @@
 #include "engine/muscle_loft.h"
 #include "engine/muscle_packing.h"
 #include "engine/skin_outline.h"
+#include "sim/geometry.h"
 
 namespace engine {
 namespace {
@@ -75,6 +76,7 @@ struct SceneSpec {
     // fascia, which the model does not simulate, carry them
     // (docs/scene-format.md). T4 and P3 keep gravity: their plane is the test.
     float gravity_scale = 1.0f;
+    bool packed = false;  // muscles packed against each other (packScene): contacts from touching
     int substeps = 0;     // suggested substeps per frame (0: the solver's default)
     float carry = -1.0f;  // suggested SolverParams::carry (−1: the solver's default)
     int find(const std::string& n) const {
@@ -397,6 +399,7 @@ void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std:
     PackingOptions opt;
     opt.fascia = [&fascia](glm::vec3 p) { return fasciaDistance(fascia, p); };
     packMuscles(pm, bones, opt);
+    sc.packed = true;
 }
 
 double smooth(double x) {
@@ -858,6 +861,35 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
         return bx;
     };
     stats = GeneratedScene{};
+    // Which packed muscles touch: a vertex of one within kTouch of the
+    // other's surface, either way round (docs/anatomy.md "Packed muscles").
+    const size_t nm = sc.muscles.size();
+    std::vector<uint8_t> touching(sc.packed ? nm * nm : 0, 0);
+    if (sc.packed) {
+        const float kTouch = 0.0035f;
+        for (size_t a = 0; a < nm; ++a)
+            for (size_t b = 0; b < nm; ++b) {
+                if (a == b || !boxes[a].overlaps(boxes[b], kTouch)) continue;
+                const MeshData& ma = sc.muscles[a].mesh;
+                const MeshData& mb = sc.muscles[b].mesh;
+                bool near_b = false;
+                for (size_t v = 0; v < ma.vertices.size() && !near_b; ++v) {
+                    const glm::vec3 p = ma.vertices[v];
+                    bool in_box = true;
+                    for (int k = 0; k < 3; ++k) in_box = in_box && p[k] >= boxes[b].lo[k] - kTouch && p[k] <= boxes[b].hi[k] + kTouch;
+                    if (!in_box) continue;
+                    for (const glm::uvec3& t : mb.triangles) {
+                        sim::TriFeature f;
+                        const glm::vec3 q = sim::closestPointOnTriangle(p, mb.vertices[t.x], mb.vertices[t.y], mb.vertices[t.z], f);
+                        if (glm::dot(p - q, p - q) <= kTouch * kTouch) {
+                            near_b = true;
+                            break;
+                        }
+                    }
+                }
+                if (near_b) touching[a * nm + b] = touching[b * nm + a] = 1;
+            }
+    }
     for (size_t mi = 0; mi < sc.muscles.size(); ++mi) {
         const MuscleSpec& m = sc.muscles[mi];
         std::vector<uint32_t> idx;
@@ -906,11 +938,18 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
             }
             return false;
         };
-        for (size_t o = 0; o < sc.muscles.size(); ++o)
-            if (o != mi && boxes[mi].overlaps(boxes[o], 0.003f) && !overlapping(mi, o) && !overlapping(o, mi))
-                near.emplace_back(glm::length(cm - 0.5f * (boxes[o].lo + boxes[o].hi)), o);
-        std::sort(near.begin(), near.end());
-        for (size_t k = 0; k < near.size() && k < 4; ++k) contacts.push_back(sc.muscles[near[k].second].name);
+        if (sc.packed) {
+            // Packed muscles touch their neighbours along shared faces: every
+            // muscle that comes within a touching distance is a contact.
+            for (size_t o = 0; o < sc.muscles.size(); ++o)
+                if (o != mi && touching[mi * sc.muscles.size() + o]) contacts.push_back(sc.muscles[o].name);
+        } else {
+            for (size_t o = 0; o < sc.muscles.size(); ++o)
+                if (o != mi && boxes[mi].overlaps(boxes[o], 0.003f) && !overlapping(mi, o) && !overlapping(o, mi))
+                    near.emplace_back(glm::length(cm - 0.5f * (boxes[o].lo + boxes[o].hi)), o);
+            std::sort(near.begin(), near.end());
+            for (size_t k = 0; k < near.size() && k < 4; ++k) contacts.push_back(sc.muscles[near[k].second].name);
+        }
         x["contacts"] = contacts;
         if (!m.holds.is_null() || m.origin_bones.empty()) {
             x["sliding"] = json::array();

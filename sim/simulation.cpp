@@ -494,14 +494,54 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
     return worst;
 }
 
+namespace {
+
+// Exact depth of p inside muscle m's current surface (negative: outside, by
+// the distance to it): the distance to the nearest triangle, signed by the
+// parity of a ray's crossings.
+float depthInside(const World& W, const Muscle& m, glm::vec3 p) {
+    const auto& X = W.particles.x;
+    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
+    float best = 1e30f;
+    int hits = 0;
+    for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
+        const glm::uvec3& t = W.triangles[k];
+        const glm::vec3 a = X[t.x], b = X[t.y], c = X[t.z];
+        TriFeature f;
+        const glm::vec3 q = closestPointOnTriangle(p, a, b, c, f);
+        best = std::min(best, glm::dot(p - q, p - q));
+        const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
+        const float det = glm::dot(e1, h);
+        if (std::fabs(det) < 1e-14f) continue;
+        const float inv = 1.0f / det;
+        const glm::vec3 sv = p - a;
+        const float u = inv * glm::dot(sv, h);
+        if (u < 0.0f || u > 1.0f) continue;
+        const glm::vec3 qq = glm::cross(sv, e1);
+        const float v = inv * glm::dot(dir, qq);
+        if (v < 0.0f || u + v > 1.0f) continue;
+        if (inv * glm::dot(e2, qq) > 0.0f) ++hits;
+    }
+    const float d = std::sqrt(best);
+    return hits % 2 ? d : -d;
+}
+
+}  // namespace
+
 Simulation::MusclePenetration Simulation::musclePenetration() const {
+    // The contact planes (fixed for a substep) flag candidates cheaply; a
+    // plane seen past a thin muscle's end or edge can put a vertex "behind"
+    // it that is not inside at all, so every candidate that would be the
+    // worst is measured exactly against the other muscle's surface.
     MusclePenetration worst;
     const World& W = world_;
     const auto& X = W.particles.x;
     for (const Contact& c : W.contacts) {
         if (c.tissue == 0 || c.particle >= X.size()) continue;
         const ContactPlane s = contactPlane(W, c, X[c.particle]);
-        const float depth = -glm::dot(X[c.particle] - s.q, s.n) - params_.contact_radius;
+        const float plane_depth = -glm::dot(X[c.particle] - s.q, s.n) - params_.contact_radius;
+        if (plane_depth <= worst.depth) continue;
+        const float depth = depthInside(W, W.muscles[c.tissue - 1], X[c.particle]) - params_.contact_radius;
         if (depth > worst.depth)
             worst = {depth, int(W.particles.muscle[c.particle]), int(c.tissue - 1), int(c.particle)};
     }

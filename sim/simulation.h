@@ -116,8 +116,9 @@ public:
     };
     BonePenetration bonePenetration() const;
     // Deepest surface vertex inside another muscle, among the vertices the
-    // last contact search found touching one (the tissue contacts), measured
-    // the same way: depth inside its surface less the contact radius.
+    // last contact search found touching one (the tissue contacts): depth
+    // inside that muscle's surface (exact: nearest triangle, ray parity) less
+    // the contact radius.
     struct MusclePenetration {
         float depth = 0.0f;  // m; 0 when nothing is inside
         int muscle = -1;     // the muscle whose vertex went in
