@@ -38,9 +38,12 @@ TEST(ArmScenes, T5FlexionActivatesTheBicepsAndKeepsVolumes) {
     app::SceneDriver d;
     load(d, asset("t5-arm-flexion.glb"));
     sim::Simulation& s = d.sim();
-    const size_t biceps = muscleIndex(s, "biceps_r");
+    const size_t biceps = muscleIndex(s, "biceps_r"), brachialis = muscleIndex(s, "brachialis_r");
+    const size_t triceps[] = {muscleIndex(s, "triceps_long_r"), muscleIndex(s, "triceps_lateral_r"),
+                              muscleIndex(s, "triceps_medial_r")};
     const auto& world = s.world();
     std::vector<float> biceps_activation;
+    std::vector<double> biceps_length, brachialis_length, triceps_length[3];
     double min_ratio = 1.0, max_excess = 0.0;
     std::string worst_low, worst_high;
     for (int f = 0; f < 150; ++f) {
@@ -48,6 +51,9 @@ TEST(ArmScenes, T5FlexionActivatesTheBicepsAndKeepsVolumes) {
         ASSERT_LT(s.residuals().attachment, 1e-5f) << "frame " << f;
         const auto stats = s.muscleStats();
         biceps_activation.push_back(stats[biceps].activation);
+        biceps_length.push_back(double(stats[biceps].length / stats[biceps].rest_length));
+        brachialis_length.push_back(double(stats[brachialis].length / stats[brachialis].rest_length));
+        for (int k = 0; k < 3; ++k) triceps_length[k].push_back(double(stats[triceps[k]].length / stats[triceps[k]].rest_length));
         for (size_t m = 0; m < stats.size(); ++m) {
             const double ratio = double(stats[m].volume) / double(stats[m].rest_volume);
             const double bound = 1.0 + double(world.muscles[m].overpressure) * double(stats[m].activation) + 0.02;
@@ -61,6 +67,11 @@ TEST(ArmScenes, T5FlexionActivatesTheBicepsAndKeepsVolumes) {
     EXPECT_GT(biceps_activation[60], 0.6f);
     EXPECT_GT(biceps_activation[60], biceps_activation[30]);
     EXPECT_LT(biceps_activation[120], 0.3f);
+    // At full flexion the elbow flexors are at least 10% shorter and the
+    // extensors, wrapped around the olecranon, longer.
+    EXPECT_LT(biceps_length[60], 0.9);
+    EXPECT_LT(brachialis_length[60], 0.9);
+    for (int k = 0; k < 3; ++k) EXPECT_GT(triceps_length[k][60], 1.0) << "triceps head " << k;
     EXPECT_GT(min_ratio, 0.9) << worst_low;
     EXPECT_LE(max_excess, 0.0) << worst_high;
     EXPECT_LT(s.bonePenetration().depth, 0.002f);
