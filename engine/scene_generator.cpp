@@ -52,6 +52,10 @@ struct MuscleSpec {
     std::vector<std::string> sliding;
     float overpressure = 0.2f;
     int group = 0;  // packing group (engine/muscle_packing.h): one per limb, one for the trunk
+    struct Along {
+        std::string bone;
+    };
+    std::vector<Along> along;  // further bones it slides along (besides its insertion bone)
 };
 
 struct Channel {
@@ -164,6 +168,12 @@ void addMuscle(SceneSpec& sc, const std::string& suf, const MDef& m, float overp
     ms.insertion_bone = std::string(m.insertion) + suf;
     ms.overpressure = overpressure;
     ms.group = suf == "_l" ? 1 : 0;
+    // The wrist's long muscles also slide along the forearm bone they lie on.
+    const std::string base(m.name);
+    if (base == "extensor_carpi_radialis_longus" || base == "extensor_carpi_radialis_brevis")
+        ms.along = {{"radius" + suf}};
+    else if (base == "flexor_carpi_radialis")
+        ms.along = {{"ulna" + suf}};
     sc.muscles.push_back(std::move(ms));
 }
 
@@ -663,8 +673,10 @@ SceneSpec build(const std::string& id) {
         // Strikes swing the forearm ~120° in 0.15 s (25° a frame): the
         // muscles must take on the bones' acceleration (carry), and at one
         // substep vertices squeezed between the elbow's bones still end up
-        // a few mm inside them; at two none does (README, "Model choices").
-        sc.substeps = 2;
+        // a few mm inside them. With the packed forearm sliding along radius
+        // and ulna, 2 substeps left the flexor carpi radialis 4 mm inside the
+        // ulna in a strike; 3 substeps none (README, "Model choices").
+        sc.substeps = 3;
         sc.carry = 1.0f;
         sc.file = "t6-arm-fighting.glb";
         fighting(sc);
@@ -673,9 +685,10 @@ SceneSpec build(const std::string& id) {
         sc.gravity_scale = 0.0f;
         // Walking and running swing the shanks fast: at 1 substep without
         // carry lower-leg muscles went 19 mm into the foot and their volumes
-        // swung between -3.5 and 3.6; with carry and 2 substeps none while
-        // walking, a few transient frames while running (README, "Status").
-        sc.substeps = 2;
+        // swung between -3.5 and 3.6. With the packed calf (docs/anatomy.md),
+        // 240 frames at 2 substeps put the soleus and long flexors 13 mm into
+        // the foot while running; at 3 substeps 4.5 mm (README, "Status").
+        sc.substeps = 3;
         sc.carry = 1.0f;
         sc.file = "t7-body-walk-run.glb";
         sc.bones.push_back(Bone{"pelvis", -1, kPelvis, kTorso, 0.045f, 1.0f, 0.6f});
@@ -954,7 +967,13 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
         if (!m.holds.is_null() || m.origin_bones.empty()) {
             x["sliding"] = json::array();
         } else {
-            x["sliding"] = json::array({m.insertion_bone});
+            json sliding = json::array({m.insertion_bone});
+            // The wrist's long muscles also slide along a forearm bone: held
+            // at their rest distance from it, they follow the forearm in
+            // flexion instead of bowstringing across the elbow.
+            for (const MuscleSpec::Along& a : m.along)
+                if (a.bone != m.insertion_bone) sliding.push_back(a.bone);
+            x["sliding"] = sliding;
         }
         x["initial_activation"] = 0.0;
         x["overpressure"] = double(m.overpressure);
