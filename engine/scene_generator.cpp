@@ -315,6 +315,25 @@ void addLeg(SceneSpec& sc, const Side& d, int pelvis) {
         ms.origin_bones = {std::string(x.origin) == "pelvis" ? "pelvis" : x.origin + u};
         ms.insertion_bone = x.insertion + u;
         ms.group = u == "_l" ? 3 : 2;
+        // Sensors (docs/anatomy.md "Leg sensors"): the gait's prime movers
+        // activate with the joint motion they produce, so a walking or
+        // running body shows them working. Hip flexion is about −X at the
+        // femur, knee flexion about +X at the tibia, dorsiflexion about −X at
+        // the foot.
+        const std::string n(x.name);
+        auto starts = [&](const char* p) { return n.rfind(p, 0) == 0; };
+        if (starts("vas_") || n == "rect_fem")
+            ms.sensors = json::array({sensor("tibia" + u, {1, 0, 0}, 0.35f, 0.9f, 0.0f, 0.0f)});
+        else if (n == "semimem" || n == "semiten" || starts("bifem"))
+            ms.sensors = json::array({sensor("tibia" + u, {1, 0, 0}, 3.0f, 0.0f, 0.12f, 0.0f)});
+        else if (starts("glut_max"))
+            ms.sensors = json::array({sensor("femur" + u, {1, 0, 0}, -0.05f, 1.5f, 0.0f, 0.0f)});
+        else if (n == "iliacus" || n == "psoas")
+            ms.sensors = json::array({sensor("femur" + u, {-1, 0, 0}, 0.3f, 1.2f, 0.0f, 0.0f)});
+        else if (n == "med_gas" || n == "lat_gas" || n == "soleus")
+            ms.sensors = json::array({sensor("foot" + u, {1, 0, 0}, 0.0f, 2.0f, 0.0f, 0.0f)});
+        else if (n == "tib_ant")
+            ms.sensors = json::array({sensor("foot" + u, {-1, 0, 0}, 0.0f, 2.0f, 0.0f, 0.0f)});
         sc.muscles.push_back(std::move(ms));
     }
 }
