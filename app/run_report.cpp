@@ -28,6 +28,7 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         trace_volume_ratio.emplace_back();
         trace_length_ratio.emplace_back();
         trace_bone_penetration.push_back(pen.depth);
+        trace_muscle_penetration.push_back(mp.depth);
     }
     for (size_t m = 0; m < stats.size(); ++m) {
         const sim::MuscleStats& st = stats[m];
@@ -149,7 +150,8 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                       {"activation", rec.trace_activation},
                       {"volume_ratio", rec.trace_volume_ratio},
                       {"length_ratio", rec.trace_length_ratio},
-                      {"bone_penetration_m", rec.trace_bone_penetration}};
+                      {"bone_penetration_m", rec.trace_bone_penetration},
+                      {"muscle_penetration_m", rec.trace_muscle_penetration}};
     }
     return j;
 }

@@ -32,7 +32,7 @@ struct RunRecorder {
         max_volume_ratio{-1e30, -1, -1, {}};
     std::vector<double> trace_time;
     std::vector<std::vector<float>> trace_activation, trace_volume_ratio, trace_length_ratio;  // [frame][muscle]
-    std::vector<float> trace_bone_penetration;
+    std::vector<float> trace_bone_penetration, trace_muscle_penetration;  // per frame, m
     void addFrame(double ms, const sim::Simulation& s);
     double median() const;
     double percentile(double q) const;
