@@ -172,7 +172,6 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
         double rt = s.tendon * s.r_max;
         return rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kPi * (0.5 + 0.5 * u))), double(s.power));
     };
-    const double rt_belly = s.tendon * s.r_max;
     std::vector<AxisStation> belly_chain;
     std::vector<std::vector<uint32_t>> rings;
     for (int k = 0; k <= s.rings; ++k) {
