@@ -104,6 +104,9 @@ void ContactSearch::prepare(const World& w) {
         for (const auto& t : w.muscles[mi].contact_targets) muscle_targets_[mi].push_back(add(t));
         for (const auto& t : w.muscles[mi].sliding_targets) add(t);
     }
+    muscle_wants_.assign(w.muscles.size(), std::vector<uint8_t>(targets_.size(), 0));
+    for (size_t mi = 0; mi < w.muscles.size(); ++mi)
+        for (uint32_t t : muscle_targets_[mi]) muscle_wants_[mi][t] = 1;
     size_t max_tris = 0;
     for (const auto& T : targets_) max_tris = std::max(max_tris, T.tris.size());
     positions_.resize(max_vertices);
@@ -311,9 +314,38 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             best[slot] = c;
             best_t[slot] = t;
         };
-        forCandidates(
-            p, search, [&](uint32_t target) { return std::find(list.begin(), list.end(), target) != list.end(); },
-            [&](const Tri& t) { offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals)); });
+        // The bucket's triangles of this particle's targets within reach.
+        // A triangle whose bounding sphere lies farther than the closest
+        // point already found on its target cannot replace that point
+        // (offer keeps the nearer one), so its exact closest point is not
+        // computed: the same contacts, a fraction of the work in packed
+        // scenes where a vertex sees dozens of its neighbour's triangles.
+        if (!tris_.empty()) {
+            const std::vector<uint8_t>& wants = muscle_wants_[mi];
+            const uint32_t b = bucketOf(p);
+            for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
+                const uint32_t k = entries_[e];
+                const TriBound& tb = bounds_[k];
+                if (!wants[tb.target]) continue;
+                const float reach = search + tb.radius;
+                const glm::vec3 d = p - tb.centre;
+                const float d2 = glm::dot(d, d);
+                if (d2 > reach * reach) continue;
+                const Tri& t = tris_[k];
+                // The distance to the triangle's plane is a lower bound too
+                // (beyond the band: offer would refuse it).
+                const float plane = std::fabs(glm::dot(p - t.a, t.normals.face));
+                if (plane > search + 1e-6f) continue;
+                bool cannot_improve = false;
+                for (int q = 0; q < kSlots && !cannot_improve; ++q)
+                    if (best[q].valid && best_t[q] == tb.target) {
+                        const float bound = best[q].distance + tb.radius + 1e-6f;  // 1 µm: rounding of the sphere
+                        cannot_improve = d2 >= bound * bound || plane >= best[q].distance + 1e-6f;
+                    }
+                if (cannot_improve) continue;
+                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals));
+            }
+        }
         for (uint32_t t : list) {
             const Target& T = targets_[t];
             if (!T.capsule()) continue;

@@ -80,6 +80,7 @@ private:
 
     std::vector<Target> targets_;
     std::vector<std::vector<uint32_t>> muscle_targets_;  // per muscle: its contact targets (indices)
+    std::vector<std::vector<uint8_t>> muscle_wants_;     // per muscle, per target: 1 if it is one of them
     std::vector<glm::vec3> positions_;                   // scratch: one target's current vertices
     std::vector<glm::vec3> vertex_normals_;              // scratch: angle-weighted vertex normals
     std::vector<glm::vec3> face_normals_;                // scratch: one target's face normals
