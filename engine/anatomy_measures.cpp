@@ -28,25 +28,9 @@ struct Capsule {
     float r;
 };
 
-// Parity of the crossings of a ray in a fixed, skew direction (no axis-aligned
-// degeneracies on lofted rings).
 bool inside(glm::vec3 p, const sim::MuscleDesc& m) {
-    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
     int hits = 0;
-    for (const glm::uvec3& t : m.triangles) {
-        const glm::vec3 a = m.vertices[t.x], b = m.vertices[t.y], c = m.vertices[t.z];
-        const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
-        const float det = glm::dot(e1, h);
-        if (std::fabs(det) < 1e-14f) continue;
-        const float f = 1.0f / det;
-        const glm::vec3 s = p - a;
-        const float u = f * glm::dot(s, h);
-        if (u < 0.0f || u > 1.0f) continue;
-        const glm::vec3 q = glm::cross(s, e1);
-        const float v = f * glm::dot(dir, q);
-        if (v < 0.0f || u + v > 1.0f) continue;
-        if (f * glm::dot(e2, q) > 0.0f) ++hits;
-    }
+    for (const glm::uvec3& t : m.triangles) hits += sim::skewRayCrosses(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z]) ? 1 : 0;
     return hits % 2 == 1;
 }
 
@@ -73,12 +57,6 @@ std::vector<Capsule> capsules(const sim::SceneDesc& s) {
     return out;
 }
 
-float capsuleDistance(glm::vec3 p, const Capsule& c) {
-    const glm::vec3 ab = c.b - c.a;
-    const float t = std::clamp(glm::dot(p - c.a, ab) / std::max(1e-12f, glm::dot(ab, ab)), 0.0f, 1.0f);
-    return glm::length(p - (c.a + t * ab)) - c.r;
-}
-
 }  // namespace
 
 std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float near) {
@@ -87,8 +65,8 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
     for (size_t i = 0; i < n; ++i)
         for (const glm::vec3& v : scene.muscles[i].vertices) boxes[i].add(v);
     const std::vector<Capsule> bones = capsules(scene);
-    // Mesh bodies count as bones through their vertices' box only when they
-    // have no capsule; the generated scenes use capsules (docs/anatomy.md).
+    // Bones are the capsule bodies (what the generated scenes collide with,
+    // docs/anatomy.md); mesh bodies are not measured against.
     std::vector<MuscleMeasure> out(n);
 #pragma omp parallel for schedule(dynamic, 1)
     for (long li = 0; li < long(n); ++li) {
@@ -107,7 +85,7 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
         for (const glm::vec3& p : m.vertices) {
             bool near_any = false;
             for (const Capsule& c : bones)
-                if (capsuleDistance(p, c) <= near) {
+                if (sim::closestOnCapsule(p, c.a, c.b, c.r).signed_distance <= near) {
                     near_any = true;
                     break;
                 }

@@ -7,6 +7,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/geometry.h"
+
 namespace engine {
 namespace {
 
@@ -16,11 +18,7 @@ constexpr uint8_t kOutside = 255;    // cap raster: beyond the muscle's reach
 constexpr float kQuant = 100.0f;     // cap raster: stored value = depth · kQuant (≤ 1 inside)
 constexpr float kSeedDepth = 0.15f;  // flood seeds: the inner 15 % of the reach around the axis
 
-float capsuleDistance(glm::vec3 p, const PackingCapsule& c) {
-    const glm::vec3 ab = c.b - c.a;
-    const float t = std::clamp(glm::dot(p - c.a, ab) / std::max(1e-12f, glm::dot(ab, ab)), 0.0f, 1.0f);
-    return glm::length(p - (c.a + t * ab)) - c.radius;
-}
+float capsuleDistance(glm::vec3 p, const PackingCapsule& c) { return sim::closestOnCapsule(p, c.a, c.b, c.radius).signed_distance; }
 
 // Whether segment pq passes through the capsule: the closest distance
 // between the segment and the capsule's axis is below its radius
@@ -345,24 +343,9 @@ void shape(const Flood& f, const Member& w, int16_t k, const MeshData& mesh, flo
         if (raw[v] >= 0.0f) out[v] = centres[v] + raw[v] * dirs[v];
 }
 
-// Parity of the crossings of a ray in a fixed, skew direction.
 bool insideMesh(glm::vec3 p, const std::vector<glm::vec3>& vs, const std::vector<glm::uvec3>& tris) {
-    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
     int hits = 0;
-    for (const glm::uvec3& t : tris) {
-        const glm::vec3 a = vs[t.x], b = vs[t.y], c = vs[t.z];
-        const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
-        const float det = glm::dot(e1, h);
-        if (std::fabs(det) < 1e-14f) continue;
-        const float inv = 1.0f / det;
-        const glm::vec3 sv = p - a;
-        const float u = inv * glm::dot(sv, h);
-        if (u < 0.0f || u > 1.0f) continue;
-        const glm::vec3 q = glm::cross(sv, e1);
-        const float v = inv * glm::dot(dir, q);
-        if (v < 0.0f || u + v > 1.0f) continue;
-        if (inv * glm::dot(e2, q) > 0.0f) ++hits;
-    }
+    for (const glm::uvec3& t : tris) hits += sim::skewRayCrosses(p, vs[t.x], vs[t.y], vs[t.z]) ? 1 : 0;
     return hits % 2 == 1;
 }
 
@@ -493,10 +476,8 @@ void packGroup(std::vector<PackingMuscle>& muscles, const std::vector<size_t>& m
     for (size_t k = 0; k < ms.size(); ++k) {
         Member& w = ms[k];
         rasterReach(w, g, opt.reach);
-        MeshData probe;
-        probe.vertices = w.nominal;
-        probe.triangles = muscles[w.muscle].mesh->triangles;
-        target[k] = muscles[w.muscle].target_volume > 0.0 ? muscles[w.muscle].target_volume : volumeOf(w.nominal, probe.triangles);
+        target[k] = muscles[w.muscle].target_volume > 0.0 ? muscles[w.muscle].target_volume
+                                                            : volumeOf(w.nominal, muscles[w.muscle].mesh->triangles);
         double len = 0.0;
         for (const auto& ch : w.chains)
             for (size_t s = 0; s + 1 < ch.size(); ++s) len += glm::length(ch[s + 1].c - ch[s].c);

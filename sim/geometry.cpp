@@ -82,6 +82,21 @@ ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 
     return r;
 }
 
+bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
+    const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
+    const float det = glm::dot(e1, h);
+    if (std::fabs(det) < 1e-14f) return false;
+    const float inv = 1.0f / det;
+    const glm::vec3 sv = p - a;
+    const float u = inv * glm::dot(sv, h);
+    if (u < 0.0f || u > 1.0f) return false;
+    const glm::vec3 q = glm::cross(sv, e1);
+    const float v = inv * glm::dot(dir, q);
+    if (v < 0.0f || u + v > 1.0f) return false;
+    return inv * glm::dot(e2, q) > 0.0f;
+}
+
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {
     ClosestPoint r;
     glm::vec3 ab = b - a;

@@ -47,6 +47,11 @@ ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 
 // Capsule around segment ab with radius r.
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 
+// Whether the ray from p in one fixed skew direction (no axis-aligned
+// degeneracies on lofted rings) crosses triangle abc: the parity of the
+// crossings over a closed mesh tells whether p is inside it (Möller–Trumbore).
+bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
+
 // A body's collision capsule in its current (substep) transform.
 ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b);
 

@@ -501,7 +501,6 @@ namespace {
 // parity of a ray's crossings.
 float depthInside(const World& W, const Muscle& m, glm::vec3 p) {
     const auto& X = W.particles.x;
-    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
     float best = 1e30f;
     int hits = 0;
     for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
@@ -510,17 +509,7 @@ float depthInside(const World& W, const Muscle& m, glm::vec3 p) {
         TriFeature f;
         const glm::vec3 q = closestPointOnTriangle(p, a, b, c, f);
         best = std::min(best, glm::dot(p - q, p - q));
-        const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
-        const float det = glm::dot(e1, h);
-        if (std::fabs(det) < 1e-14f) continue;
-        const float inv = 1.0f / det;
-        const glm::vec3 sv = p - a;
-        const float u = inv * glm::dot(sv, h);
-        if (u < 0.0f || u > 1.0f) continue;
-        const glm::vec3 qq = glm::cross(sv, e1);
-        const float v = inv * glm::dot(dir, qq);
-        if (v < 0.0f || u + v > 1.0f) continue;
-        if (inv * glm::dot(e2, qq) > 0.0f) ++hits;
+        hits += skewRayCrosses(p, a, b, c) ? 1 : 0;
     }
     const float d = std::sqrt(best);
     return hits % 2 ? d : -d;
