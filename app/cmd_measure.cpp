@@ -19,12 +19,12 @@
 
 namespace app {
 
-int measureCommand(const Args& args) {
+int measureCommand(const Args& raw) {
     std::string scene_path, json_out;
     std::vector<std::string> sections;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
+    try {
+        CliArgs args(raw, {"--scene", "--section", "--json"}, {"--help"});
+        if (args.flag("--help")) {
             std::puts("usage: msxpbd measure --scene FILE [--section BONE]... [--json OUT]\n"
                       "rest-pose sizing and packing of the scene's muscles: volume vs the reference\n"
                       "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
@@ -32,32 +32,17 @@ int measureCommand(const Args& args) {
                       "each BONE's capsule (default: every humerus*, femur*, tibia*)");
             return 0;
         }
-        if ((a == "--scene" || a == "--section" || a == "--json") && i + 1 >= args.size()) {
-            std::fprintf(stderr, "msxpbd measure: %s needs a value\n", a.c_str());
-            return 1;
+        auto scene = args.get("--scene");
+        if (!scene) throw CliError("--scene FILE is required");
+        scene_path = *scene;
+        sections = args.getAll("--section");
+        if (auto out = args.get("--json")) {
+            checkOutputPath("--json", *out);
+            json_out = *out;
         }
-        if (a == "--scene") {
-            scene_path = args[++i];
-        } else if (a == "--section") {
-            sections.push_back(args[++i]);
-        } else if (a == "--json") {
-            json_out = args[++i];
-        } else {
-            std::fprintf(stderr, "msxpbd measure: unknown option '%s' (valid: --scene, --section, --json)\n", a.c_str());
-            return 1;
-        }
-    }
-    if (scene_path.empty()) {
-        std::fprintf(stderr, "msxpbd measure: --scene FILE is required\n");
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "msxpbd measure: %s\n", e.what());
         return 1;
-    }
-    if (!json_out.empty()) {
-        try {
-            checkOutputPath("--json", json_out);
-        } catch (const CliError& e) {
-            std::fprintf(stderr, "msxpbd measure: %s\n", e.what());
-            return 1;
-        }
     }
     engine::Scene scene;
     std::string err = engine::loadGltfScene(scene_path, scene);

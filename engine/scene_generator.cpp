@@ -52,10 +52,7 @@ struct MuscleSpec {
     std::vector<std::string> sliding;
     float overpressure = 0.2f;
     int group = 0;  // packing group (engine/muscle_packing.h): one per limb, one for the trunk
-    struct Along {
-        std::string bone;
-    };
-    std::vector<Along> along;  // further bones it slides along (besides its insertion bone)
+    std::vector<std::string> along;  // further bones it slides along (besides its insertion bone)
 };
 
 struct Channel {
@@ -171,9 +168,9 @@ void addMuscle(SceneSpec& sc, const std::string& suf, const MDef& m, float overp
     // The wrist's long muscles also slide along the forearm bone they lie on.
     const std::string base(m.name);
     if (base == "extensor_carpi_radialis_longus" || base == "extensor_carpi_radialis_brevis")
-        ms.along = {{"radius" + suf}};
+        ms.along = {"radius" + suf};
     else if (base == "flexor_carpi_radialis")
-        ms.along = {{"ulna" + suf}};
+        ms.along = {"ulna" + suf};
     sc.muscles.push_back(std::move(ms));
 }
 
@@ -990,8 +987,8 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
             // The wrist's long muscles also slide along a forearm bone: held
             // at their rest distance from it, they follow the forearm in
             // flexion instead of bowstringing across the elbow.
-            for (const MuscleSpec::Along& a : m.along)
-                if (a.bone != m.insertion_bone) sliding.push_back(a.bone);
+            for (const std::string& bone : m.along)
+                if (bone != m.insertion_bone) sliding.push_back(bone);
             x["sliding"] = sliding;
         }
         x["initial_activation"] = 0.0;
