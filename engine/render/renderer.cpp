@@ -87,18 +87,23 @@ void Renderer::poseTranslucent(const DrawFrame& f) {
     translucent_posed_ = true;
 }
 
+// The camera, light and shadow uniforms the lit shaders (mesh, skin) share.
+void Renderer::useLit(Program& shader, const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt) {
+    shader.use();
+    shader.set("u_view_proj", view_proj);
+    shader.set("u_light_view_proj", shadow_map_.lightViewProj());
+    shader.set("u_eye", eye);
+    shader.set("u_light_dir", glm::normalize(light_dir_));
+    shader.set("u_shadow", kShadowUnit);
+    shader.set("u_use_shadow", opt.shadows ? 1 : 0);
+    shader.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+}
+
 // Translucent meshes after everything opaque: depth test on, depth write off,
 // back faces then front faces (two culled passes), so a closed skin shows its
 // far side through its near side in order (docs/architecture.md, "Renderer").
 void Renderer::drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt) {
-    skin_.use();
-    skin_.set("u_view_proj", view_proj);
-    skin_.set("u_light_view_proj", shadow_map_.lightViewProj());
-    skin_.set("u_eye", eye);
-    skin_.set("u_light_dir", glm::normalize(light_dir_));
-    skin_.set("u_shadow", kShadowUnit);
-    skin_.set("u_use_shadow", opt.shadows ? 1 : 0);
-    skin_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    useLit(skin_, view_proj, eye, opt);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -298,14 +303,7 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     }
     shadow_map_.bindTexture(kShadowUnit);
 
-    mesh_.use();
-    mesh_.set("u_view_proj", view_proj);
-    mesh_.set("u_light_view_proj", shadow_map_.lightViewProj());
-    mesh_.set("u_eye", eye);
-    mesh_.set("u_light_dir", glm::normalize(light_dir_));
-    mesh_.set("u_shadow", kShadowUnit);
-    mesh_.set("u_use_shadow", opt.shadows ? 1 : 0);
-    mesh_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    useLit(mesh_, view_proj, eye, opt);
     if (opt.bones) bones_.draw();
     // Push the surface back a little so wireframe and colour-group lines on it win the depth test.
     glEnable(GL_POLYGON_OFFSET_FILL);

@@ -50,6 +50,7 @@ private:
 
     void poseTranslucent(const DrawFrame& f);
     void drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
+    void useLit(Program& shader, const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
 
     Program mesh_, ground_, lines_, shadow_, background_, skin_;
     RenderTarget target_;
