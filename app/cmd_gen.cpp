@@ -1,42 +1,30 @@
-// `msxpbd gen [--out DIR]`: writes every generated scene (t1…t7, p1…p4).
+// `msxpbd gen [--out DIR] [--only ID]`: writes every generated scene (t1…t7, p1…p4), or one.
 #include <cstdio>
 #include <string>
 
+#include "app/cli_args.h"
 #include "app/commands.h"
 #include "engine/scene_generator.h"
 #include "engine/build_info.h"
 
 namespace app {
 
-int genCommand(const Args& args) {
+int genCommand(const Args& raw) {
     std::string out = std::string(engine::sourceDirectory()) + "/assets/scenes";
     std::string only;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
+    try {
+        CliArgs args(raw, {"--out", "--only"}, {"--help", "-h"});
+        if (args.flag("--help") || args.flag("-h")) {
             std::puts("usage: msxpbd gen [--out DIR] [--only ID]\n"
                       "writes every generated scene (t1..t7, p1..p4) as .glb into DIR\n"
                       "(default: <source>/assets/scenes); regeneration is byte-identical;\n"
                       "--only ID writes one scene (t5, t7, p4, ...)");
             return 0;
         }
-        if (a == "--out") {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "msxpbd gen: --out needs a directory\n");
-                return 1;
-            }
-            out = args[++i];
-            continue;
-        }
-        if (a == "--only") {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "msxpbd gen: --only needs a scene id\n");
-                return 1;
-            }
-            only = args[++i];
-            continue;
-        }
-        std::fprintf(stderr, "msxpbd gen: unknown option '%s' (valid: --out DIR, --only ID)\n", a.c_str());
+        if (auto o = args.get("--out")) out = *o;
+        if (auto o = args.get("--only")) only = *o;
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "msxpbd gen: %s\n", e.what());
         return 1;
     }
     std::vector<engine::GeneratedScene> summary;
