@@ -29,21 +29,6 @@ const char* kRunUsage =
     "  --trace                  add every muscle's activation, volume and length\n"
     "                           per frame to the JSON report (\"trace\")\n";
 
-ActivationSource parseActivation(const CliArgs& args) {
-    ActivationSource s;
-    auto a = args.get("--activation");
-    if (!a) return s;
-    if (*a == "ramp") {
-        s.kind = ActivationSource::Kind::Ramp;
-        s.value = 1.0f;
-    } else if (*a == "sensors") {
-        s.kind = ActivationSource::Kind::Sensors;
-    } else {
-        s.kind = ActivationSource::Kind::Constant;
-        s.value = float(parseNumber("--activation", *a, 0.0, 1.0));
-    }
-    return s;
-}
 }  // namespace
 
 int runCommand(const Args& raw) {
@@ -64,7 +49,7 @@ int runCommand(const Args& raw) {
         if (auto out = args.get("--json")) checkOutputPath("--json", *out);
         sim::SolverParams params;
         applySolverFlags(args, params);
-        ActivationSource activation = parseActivation(args);
+        ActivationSource activation = parseActivationFlag(args);
         const auto overpressure = args.get("--overpressure");
         const float kappa = overpressure ? float(parseNumber("--overpressure", *overpressure, 0.0, 10.0)) : 0.0f;
 

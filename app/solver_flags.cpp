@@ -68,4 +68,20 @@ std::string solverFlagsHelp() {
     return os.str();
 }
 
+ActivationSource parseActivationFlag(const CliArgs& args) {
+    ActivationSource s;
+    auto a = args.get("--activation");
+    if (!a) return s;
+    if (*a == "ramp") {
+        s.kind = ActivationSource::Kind::Ramp;
+        s.value = 1.0f;
+    } else if (*a == "sensors") {
+        s.kind = ActivationSource::Kind::Sensors;
+    } else {
+        s.kind = ActivationSource::Kind::Constant;
+        s.value = float(parseNumber("--activation", *a, 0.0, 1.0));
+    }
+    return s;
+}
+
 }  // namespace app

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli_args.h"
+#include "app/scene_driver.h"
 #include "sim/params.h"
 
 namespace app {
@@ -17,5 +18,8 @@ std::vector<std::string> solverFlagNames();
 void applySolverFlags(const CliArgs& args, sim::SolverParams& p);
 // "--iterations N  constraint iterations per substep [1, 1000]" lines.
 std::string solverFlagsHelp();
+// `--activation A|ramp|sensors` (run, bake): the driver's activation source;
+// the scene's default rule when the flag is absent.
+ActivationSource parseActivationFlag(const CliArgs& args);
 
 }  // namespace app
