@@ -320,6 +320,8 @@ std::string Actions::execute(std::string_view command) {
     }
     if (verb == "help" && need(0)) return toggleHelp(), std::string();
     if (verb == "screenshot" && need(1)) return screenshot(w[1]), std::string();
+    if (verb == "record" && need(1)) return startRecording(w[1]), std::string();
+    if (verb == "record-stop" && need(0)) return stopRecording(), std::string();
     if (verb == "shadows" && need(1)) {
         auto b = onOff(w[1], s_.render.shadows);
         return b ? (setShadows(*b), std::string()) : bad;

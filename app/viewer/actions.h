@@ -74,6 +74,13 @@ public:
     void toggleUi() { s_.ui_visible = !s_.ui_visible; }
     void toggleHelp() { s_.show_help = !s_.show_help; }
     void screenshot(const std::string& path) { s_.screenshot_path = path; }
+    // Video: one frame per simulated frame from the next one on, until stopped
+    // (the viewer holds the simulation back while a frame is encoded).
+    void startRecording(const std::string& path) {
+        s_.record_request = path;
+        s_.record_stop = false;
+    }
+    void stopRecording() { s_.record_stop = true; }
     void setShadows(bool on) { s_.render.shadows = on; }
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }

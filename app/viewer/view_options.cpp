@@ -1,5 +1,6 @@
 #include "app/viewer/view_options.h"
 #include "app/cli_args.h"
+#include "app/viewer/video_recorder.h"
 #include "engine/build_info.h"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace app::viewer {
 const char* viewUsage() {
     return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
-           "                   [--max-fps N] [--json OUT] [--timings]\n"
+           "                   [--max-fps N] [--json OUT] [--timings] [--record OUT.mp4] [--no-ui]\n"
            "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
            "  --frames N    simulate exactly N frames while rendering, show the state after\n"
@@ -21,6 +22,10 @@ const char* viewUsage() {
            "                same settings give the same image bytes under the same renderer\n"
            "  --json OUT    with --frames: the report `run --json` writes, for those N frames\n"
            "  --timings     with --frames: show measured fps / ms in the image (not reproducible)\n"
+           "  --record OUT  record a video (.mp4, .mkv, .webm, .gif ... through ffmpeg) at the scene's\n"
+           "                frame rate, one video frame per simulated frame however slowly it draws;\n"
+           "                with --frames N exactly frames 1..N, else until the window closes\n"
+           "  --no-ui       hide the panels (Tab shows them again)\n"
            "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n"
            "  --max-fps N   render at most N frames per second, 0..1000 (0 = no cap; default 60):\n"
            "                frames no display shows would only take cores from the simulation\n";
@@ -56,6 +61,8 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         else if (a == "--screenshot") e = value(o.screenshot);
         else if (a == "--json") e = value(o.json);
         else if (a == "--timings") o.timings = true;
+        else if (a == "--record") e = value(o.record);
+        else if (a == "--no-ui") o.ui = false;
         else if (a == "--frames") e = integer(o.frames, 1, 1000000);
         else if (a == "--width") e = integer(o.width, 64, 8192);
         else if (a == "--height") e = integer(o.height, 64, 8192);
@@ -73,6 +80,8 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
     } catch (const CliError& e) {
         return e.what();
     }
+    if (!o.record.empty())
+        if (auto e = VideoRecorder::check(o.record); !e.empty()) return e;
     if (o.frames > 0) o.hidden = true;
     return {};
 }

@@ -21,6 +21,10 @@ struct ViewOptions {
     // Render-rate cap (0: none). Frames beyond what a display shows only take
     // cores from the simulation (under llvmpipe the rasteriser runs on them).
     int max_fps = 60;
+    // Video of the simulated frames, one video frame per frame, through
+    // ffmpeg (app/viewer/video_recorder.h); with --frames N exactly N.
+    std::string record;
+    bool ui = true;          // --no-ui: the panels hidden (a clean image or video)
 };
 
 // Returns an error with the valid ranges (empty on success); sets `help`

@@ -42,6 +42,7 @@ std::string Viewer::init() {
         state_.status = note;
     }
     if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
+    state_.ui_visible = opt_.ui;
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
@@ -138,6 +139,7 @@ void Viewer::frame() {
         window_.endUi();
     }
     if (!state_.screenshot_path.empty()) writeScreenshot();
+    updateRecording(f);
     renderer_.target().present(fbw, fbh);
     window_.swap();
     // A hidden window's swap may not wait for the GPU; finishing here makes
@@ -170,6 +172,67 @@ void Viewer::writeScreenshot() {
     state_.status = e.empty() ? "screenshot written: " + state_.screenshot_path : e;
     if (!e.empty()) std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
     state_.screenshot_path.clear();
+}
+
+// The simulation may step only to the frame after the one drawn last: one
+// video frame per simulated frame however slowly the renderer draws
+// (Controls::stop_at_frame; a headless run also stops at its N).
+void Viewer::holdAt(int64_t frame) {
+    if (opt_.frames > 0) frame = std::min<int64_t>(frame, opt_.frames);
+    if (state_.controls.stop_at_frame == frame) return;
+    state_.controls.stop_at_frame = frame;
+    sim_.setControls(state_.controls);
+}
+
+void Viewer::stopRecording() {
+    state_.record_stop = false;
+    if (!recorder_.recording()) return;
+    const int64_t n = recorder_.frames();
+    std::string e = recorder_.finish();
+    state_.recording = false;
+    state_.status = e.empty() ? "video written: " + recorder_.path() + " (" + std::to_string(n) + " frames)" : e;
+    if (!e.empty()) std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+    holdAt(opt_.frames > 0 ? opt_.frames : -1);
+}
+
+void Viewer::updateRecording(const SimFrame& f) {
+    if (state_.record_stop) stopRecording();
+    if (!state_.record_request.empty()) {
+        const std::string path = state_.record_request;
+        state_.record_request.clear();
+        recorder_.abandon();
+        const double fps = f.params.frame_dt > 0.0f ? 1.0 / double(f.params.frame_dt) : 30.0;
+        std::string e = recorder_.start(path, renderer_.target().width(), renderer_.target().height(), fps);
+        state_.recording = e.empty();
+        state_.recorded_frames = 0;
+        state_.status = e.empty() ? "recording " + path : e;
+        if (!e.empty()) {
+            std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+            if (opt_.frames > 0) fatal_ = e;
+            return;
+        }
+        recorded_serial_ = f.serial;
+        recorded_steps_ = f.steps;
+        holdAt(f.frame + 1);
+        return;
+    }
+    if (!recorder_.recording() || f.serial == recorded_serial_) return;
+    recorded_serial_ = f.serial;
+    if (f.steps != recorded_steps_ && f.frame > 0) {
+        int w = 0, h = 0;
+        const auto px = capture(w, h);
+        if (auto e = recorder_.addFrame(px, w, h); !e.empty()) {
+            state_.recording = recorder_.recording();
+            state_.status = e;
+            std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+            if (opt_.frames > 0) fatal_ = e;
+            if (!recorder_.recording()) holdAt(opt_.frames > 0 ? opt_.frames : -1);
+            return;
+        }
+        state_.recorded_frames = recorder_.frames();
+    }
+    recorded_steps_ = f.steps;
+    holdAt(f.frame + 1);
 }
 
 std::vector<uint8_t> Viewer::capture(int& w, int& h) const {
@@ -248,7 +311,9 @@ int Viewer::runHeadless() {
     frame();
     const int64_t n = opt_.frames;
     state_.controls.playing = true;
-    state_.controls.stop_at_frame = n;
+    // Recording: frame by frame from frame 1 (updateRecording lifts the hold).
+    state_.controls.stop_at_frame = opt_.record.empty() ? n : 0;
+    if (!opt_.record.empty()) state_.record_request = opt_.record;
     state_.controls.record_run = !opt_.json.empty();
     sim_.setControls(state_.controls);
     Commands restart;
@@ -272,6 +337,13 @@ int Viewer::runHeadless() {
         }
     }
     const double fps = measuredRenderFps();
+    if (recorder_.recording()) {
+        const int64_t recorded = recorder_.frames();
+        stopRecording();
+        if (recorder_.recording() || state_.status.rfind("video written", 0) != 0) return failed(state_.status);
+        std::printf("view: video %s: %lld frames at %.3g fps\n", opt_.record.c_str(), static_cast<long long>(recorded),
+                    1.0 / double(sim_.latest().params.frame_dt));
+    }
     // Two more frames of the final state: the UI lays itself out from what
     // the previous frame measured, so the image settles on the second.
     frame();
@@ -327,9 +399,14 @@ int Viewer::runUnguarded() {
         return 1;
     }
     if (opt_.frames > 0) return runHeadless();
+    if (!opt_.record.empty()) state_.record_request = opt_.record;
     while (!window_.shouldClose()) {
         frame();
         pace();
+    }
+    if (recorder_.recording()) {
+        stopRecording();
+        std::fprintf(stderr, "msxpbd view: %s\n", state_.status.c_str());
     }
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/stats_history.h"
 #include "app/viewer/study.h"
+#include "app/viewer/video_recorder.h"
 #include "app/viewer/view_options.h"
 #include "app/viewer/viewer_state.h"
 #include "app/viewer/window.h"
@@ -61,6 +62,11 @@ private:
     void drawUi(const SimFrame& f);
     void handleDrag(double dx, double dy, int button, int mods);
     void writeScreenshot();
+    // Recording: takes up start/stop requests, encodes each newly stepped
+    // frame and holds the simulation at the next frame until it is drawn.
+    void updateRecording(const SimFrame& f);
+    void stopRecording();
+    void holdAt(int64_t frame);
 
     ViewOptions opt_;
     uint64_t measured_frames_ = 0;
@@ -72,6 +78,8 @@ private:
     engine::render::Renderer renderer_;
     StatsHistory stats_;
     Study study_;
+    VideoRecorder recorder_;
+    uint64_t recorded_serial_ = 0, recorded_steps_ = 0;
     uint64_t shown_load_ = 0, shown_generation_ = 0;
     bool preset_pending_ = false;
     std::string fatal_;

@@ -25,6 +25,13 @@ struct ViewerState {
     bool frame_requested = true;    // "frame all" at the next rendered frame
     bool camera_set = false;        // a camera was set explicitly (a preset): headless runs keep it
     std::string screenshot_path;    // written after the next rendered frame
+    // Video recording (app/viewer/video_recorder.h): a request the viewer
+    // takes up at its next frame, and what it reports back.
+    std::string record_request;     // start recording to this file
+    bool record_stop = false;       // finish the recording
+    bool recording = false;
+    int64_t recorded_frames = 0;
+    std::string record_path = "msxpbd.mp4";  // the Export section's field
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay
