@@ -6,7 +6,10 @@
 #include <sstream>
 #include <vector>
 
+#include "app/cli_args.h"
+#include "app/viewer/bake_job.h"
 #include "app/viewer/presets.h"
+#include "engine/bake_writer.h"
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
@@ -286,6 +289,42 @@ std::optional<bool> onOff(const std::string& s, bool current) {
 }
 }  // namespace
 
+std::string Actions::bake(const std::string& path, int64_t first, int64_t last) {
+    auto refuse = [&](const std::string& e) {
+        s_.status = e;
+        return e;
+    };
+    if (!bake_) return refuse("bake: not available here");
+    if (first < 1 || last < first || last > 1000000)
+        return refuse("bake: frames " + std::to_string(first) + ".." + std::to_string(last) +
+                      " out of range (from 1 to 1000000, first <= last)");
+    if (!engine::bakeFormatFor(path)) return refuse("bake " + path + ": unknown format (" + engine::bakeFormatsHint() + ")");
+    try {
+        checkOutputPath("bake", path);
+    } catch (const CliError& e) {
+        return refuse(e.what());
+    }
+    BakeRequest q;
+    q.scene = s_.scene;
+    q.params = s_.controls.params;  // the scene's own substeps and carry were adopted with it
+    q.params.threads = 1;           // the same bits on any thread count; the viewer keeps the other cores
+    q.given = {true, true};
+    q.animation = s_.controls.animation;
+    q.loop = s_.controls.loop;
+    q.activation = activationSourceFor(s_.controls, s_.controls.muscles.size(), true);
+    for (const auto& m : s_.controls.muscles) q.muscle_overpressure.push_back(m.overpressure);
+    q.first_frame = first;
+    q.frames = last - first + 1;
+    q.out = path;
+    bake_->start(std::move(q));
+    s_.status = "baking frames " + std::to_string(first) + ".." + std::to_string(last) + " to " + path;
+    return {};
+}
+
+void Actions::cancelBake() {
+    if (bake_) bake_->cancel();
+}
+
 std::string Actions::execute(std::string_view command) {
     auto w = split(command);
     if (w.empty()) return "empty command";
@@ -322,6 +361,8 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "screenshot" && need(1)) return screenshot(w[1]), std::string();
     if (verb == "record" && need(1)) return startRecording(w[1]), std::string();
     if (verb == "record-stop" && need(0)) return stopRecording(), std::string();
+    if (verb == "bake" && need(3) && num(2, v) && num(3, v2)) return bake(w[1], int64_t(v), int64_t(v2));
+    if (verb == "bake-cancel" && need(0)) return cancelBake(), std::string();
     if (verb == "shadows" && need(1)) {
         auto b = onOff(w[1], s_.render.shadows);
         return b ? (setShadows(*b), std::string()) : bad;

@@ -17,6 +17,7 @@ namespace app::viewer {
 
 class SimThread;
 class Study;
+class BakeJob;
 struct SceneInfo;
 
 class Actions {
@@ -81,6 +82,13 @@ public:
         s_.record_stop = false;
     }
     void stopRecording() { s_.record_stop = true; }
+    // Export: bakes frames first..last (1-based, as the timeline counts) of
+    // the scene with the current settings to `path` (.glb, .gltf, .usda,
+    // .pc2) in the background. Returns an error (bad range, unknown format,
+    // folder not writable, no bake job) or empty.
+    void setBakeJob(BakeJob* job) { bake_ = job; }
+    std::string bake(const std::string& path, int64_t first, int64_t last);
+    void cancelBake();
     void setShadows(bool on) { s_.render.shadows = on; }
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }
@@ -130,6 +138,7 @@ private:
     ViewerState& s_;
     SimThread& sim_;
     Study* study_;
+    BakeJob* bake_ = nullptr;
 };
 
 }  // namespace app::viewer

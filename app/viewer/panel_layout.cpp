@@ -16,6 +16,7 @@ void drawPanels(PanelContext& c) {
         if (ImGui::CollapsingHeader("Material")) drawMaterialPanel(c);
         if (ImGui::CollapsingHeader("Muscles")) drawMusclesPanel(c);
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewPanel(c);
+        if (ImGui::CollapsingHeader("Export")) drawExportPanel(c);
     }
     ImGui::End();
 

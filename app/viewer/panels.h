@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/viewer/actions.h"
+#include "app/viewer/bake_job.h"
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/stats_history.h"
 #include "app/viewer/study.h"
@@ -23,6 +24,7 @@ struct PanelContext {
     const StatsHistory& stats;
     Study& study;
     const engine::render::Renderer& renderer;
+    const BakeJob* bake = nullptr;  // the Export section's background bake
 };
 
 // Lays out every panel: controls on the left, statistics on the right,
@@ -37,6 +39,7 @@ void drawMusclesPanel(PanelContext& c);
 void drawViewPanel(PanelContext& c);
 void drawStatsPanel(PanelContext& c);
 void drawStudyPanel(PanelContext& c);
+void drawExportPanel(PanelContext& c);
 void drawHelpWindow(PanelContext& c);
 void drawInfoOverlay(PanelContext& c);
 void drawLegend(PanelContext& c);

@@ -209,15 +209,19 @@ void SimThread::applyControls(bool physics_changed) {
 }
 
 // The UI's activation controls as the driver's one rule (app/scene_driver.h).
-void SimThread::applyActivations() {
+ActivationSource activationSourceFor(const Controls& c, size_t muscles, bool for_this_scene) {
     ActivationSource src;
-    const size_t nm = driver_.sim().world().muscles.size();
-    if (controls_.activation_override) {
-        src = ActivationSource(ActivationSource::Kind::Constant, controls_.global_activation);
-    } else if (controls_.scene_load_id == load_id_ && controls_.muscles.size() == nm) {
-        for (const auto& m : controls_.muscles) src.muscles.push_back({m.activation, m.use_sensor});
+    if (c.activation_override) {
+        src = ActivationSource(ActivationSource::Kind::Constant, c.global_activation);
+    } else if (for_this_scene && c.muscles.size() == muscles) {
+        for (const auto& m : c.muscles) src.muscles.push_back({m.activation, m.use_sensor});
     }
-    driver_.setActivationSource(std::move(src));
+    return src;
+}
+
+void SimThread::applyActivations() {
+    const size_t nm = driver_.sim().world().muscles.size();
+    driver_.setActivationSource(activationSourceFor(controls_, nm, controls_.scene_load_id == load_id_));
 }
 
 void SimThread::rebuildInfo(bool new_load) {

@@ -23,6 +23,12 @@
 
 namespace app::viewer {
 
+// The UI's activation controls as the driver's one rule (app/scene_driver.h):
+// one activation for all, else each muscle's value and sensor switch when the
+// controls were made for this scene (`for_this_scene`) and fit it, else the
+// scene's defaults. The sim thread and the Export section's bake use it.
+ActivationSource activationSourceFor(const Controls& c, size_t muscles, bool for_this_scene);
+
 class SimThread {
 public:
     SimThread();

@@ -17,7 +17,9 @@ namespace app::viewer {
 
 using Clock = std::chrono::steady_clock;
 
-Viewer::Viewer(ViewOptions options) : opt_(std::move(options)), actions_(state_, sim_, &study_) {}
+Viewer::Viewer(ViewOptions options) : opt_(std::move(options)), actions_(state_, sim_, &study_) {
+    actions_.setBakeJob(&bake_job_);
+}
 
 Viewer::~Viewer() {
     // The sim thread goes first: it must not outlive anything it reads.
@@ -161,7 +163,7 @@ void Viewer::pace() const {
 }
 
 void Viewer::drawUi(const SimFrame& f) {
-    PanelContext ctx{state_, actions_, f, stats_, study_, renderer_};
+    PanelContext ctx{state_, actions_, f, stats_, study_, renderer_, &bake_job_};
     drawPanels(ctx);
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/viewer/actions.h"
+#include "app/viewer/bake_job.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/stats_history.h"
 #include "app/viewer/study.h"
@@ -51,6 +52,7 @@ public:
     const SimFrame& shown() const { return sim_.latest(); }
     const engine::render::Renderer& renderer() const { return renderer_; }
     const StatsHistory& stats() const { return stats_; }
+    const BakeJob& bakeJob() const { return bake_job_; }
 
 private:
     int runUnguarded();
@@ -79,6 +81,7 @@ private:
     StatsHistory stats_;
     Study study_;
     VideoRecorder recorder_;
+    BakeJob bake_job_;
     uint64_t recorded_serial_ = 0, recorded_steps_ = 0;
     uint64_t shown_load_ = 0, shown_generation_ = 0;
     bool preset_pending_ = false;

@@ -31,7 +31,9 @@ struct ViewerState {
     bool record_stop = false;       // finish the recording
     bool recording = false;
     int64_t recorded_frames = 0;
-    std::string record_path = "msxpbd.mp4";  // the Export section's field
+    std::string record_path = "msxpbd.mp4";  // the Export section's fields
+    std::string bake_path = "bake.glb";
+    int bake_first = 1, bake_last = 60;
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay
