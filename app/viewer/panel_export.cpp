@@ -12,8 +12,7 @@ namespace app::viewer {
 
 void drawExportPanel(PanelContext& c) {
     ViewerState& s = c.state;
-    ImGui::TextWrapped("Bake the muscles (and the bones) over frames to .glb / .gltf (morph targets), "
-                       ".usda (time samples) or .pc2 (point cache + .obj); see docs/export.md.");
+    ImGui::TextWrapped("Muscles and bones over frames to .glb/.gltf, .usda or .pc2 (docs/export.md)");
     ImGui::InputText("file##bake", &s.bake_path);
     ImGui::InputInt("from##bake", &s.bake_first);
     ImGui::InputInt("to##bake", &s.bake_last);
