@@ -61,6 +61,8 @@ struct Result {
     double ms_median = 0, ms_min = 0, ms_max = 0;
     std::vector<double> phase_ms;
     double project_ms = 0;
+    double search_ms = 0;  // the contact search (Phase::Contacts)
+    double frame_dt = 1.0 / 30.0;
     double constraints_per_s = 0;
     size_t constraints = 0, vertices = 0;
     int colors = 0;
@@ -99,6 +101,8 @@ Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats
         d.setActivationSource(act);
         for (int f = 0; f < warmup; ++f) d.step();
         RunRecorder rec;
+        rec.measure = false;
+        r.frame_dt = d.sim().params().frame_dt;
         for (int f = 0; f < frames; ++f) {
             auto t0 = Clock::now();
             auto rep_ok = d.step();
@@ -128,6 +132,7 @@ Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats
         r.phase_ms[size_t(i)] = phase_sum[size_t(i)] / total_frames;
         if (sim::isProjectPhase(static_cast<sim::Phase>(i))) r.project_ms += r.phase_ms[size_t(i)];
     }
+    r.search_ms = r.phase_ms[size_t(sim::Phase::Contacts)];
     r.constraints_per_s = r.project_ms > 0 ? (proj_per_frame / total_frames) / (r.project_ms * 1e-3) : 0.0;
     return r;
 }
@@ -202,6 +207,44 @@ json convergenceCurves(const std::string& scene, const std::vector<sim::SolverKi
     }
     return curves;
 }
+// Ratios within this run (the same machine, the same minute): each parallel
+// mode's speed-up from 1 to the most threads, coloring against SST at one
+// thread, and each scene's fastest mode with its real-time factor.
+void printSpeedups(std::ostream& os, const std::vector<Result>& results, const std::vector<std::string>& scenes,
+                   const std::vector<int>& threads, const std::vector<int>& iterations) {
+    auto find = [&](const std::string& scene, sim::SolverKind k, int th, int it) -> const Result* {
+        for (const auto& r : results)
+            if (r.ok && r.cfg.scene == scene && r.cfg.solver == k && r.cfg.threads == th && r.cfg.iterations == it)
+                return &r;
+        return nullptr;
+    };
+    const int lo = *std::min_element(threads.begin(), threads.end());
+    const int hi = *std::max_element(threads.begin(), threads.end());
+    os << std::fixed << std::setprecision(2);
+    for (const auto& scene : scenes)
+        for (int it : iterations) {
+            const std::string shown = std::filesystem::path(scene).filename().string();
+            os << shown << ", " << it << " iterations:";
+            if (hi != lo)
+                for (auto k : {sim::SolverKind::Sst, sim::SolverKind::Jacobi, sim::SolverKind::Coloring,
+                               sim::SolverKind::Hybrid})
+                    if (const Result *a = find(scene, k, lo, it), *b = find(scene, k, hi, it); a && b && b->ms_median > 0)
+                        os << " " << sim::solverName(k) << " " << lo << "->" << hi << " threads x"
+                           << a->ms_median / b->ms_median << ";";
+            if (const Result *c = find(scene, sim::SolverKind::Coloring, lo, it), *s = find(scene, sim::SolverKind::Sst, lo, it);
+                c && s && s->ms_median > 0)
+                os << " coloring/sst at " << lo << " thread(s) " << c->ms_median / s->ms_median << ";";
+            const Result* best = nullptr;
+            for (const auto& r : results)
+                if (r.ok && r.cfg.scene == scene && r.cfg.iterations == it && (!best || r.ms_median < best->ms_median))
+                    best = &r;
+            if (best && best->ms_median > 0)
+                os << " fastest " << sim::solverName(best->cfg.solver) << " at " << best->cfg.threads << " thread(s) "
+                   << best->ms_median << " ms = " << best->frame_dt * 1e3 / best->ms_median << "x real time";
+            os << "\n";
+        }
+    os << std::defaultfloat;
+}
 }  // namespace
 
 int benchCommand(const Args& raw) {
@@ -252,7 +295,8 @@ int benchCommand(const Args& raw) {
                   << " frames x " << repeats << " repeats per row\n";
         std::cout << std::left << std::setw(22) << "scene" << std::setw(10) << "solver" << std::setw(8) << "threads"
                   << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
-                  << "spread" << std::setw(11) << "project" << std::setw(12) << "Mconstr/s" << std::setw(8)
+                  << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
+                  << std::setw(12) << "Mconstr/s" << std::setw(8)
                   << "colors" << std::setw(12) << "residual" << "\n";
         std::vector<Result> results;
         for (const auto& scene : scenes)
@@ -273,12 +317,14 @@ int benchCommand(const Args& raw) {
                             spread << std::fixed << std::setprecision(2) << r.ms_min << "-" << r.ms_max;
                             std::cout << std::fixed << std::setprecision(2) << std::setw(10) << r.ms_median
                                       << std::setw(16) << spread.str() << std::setw(11) << r.project_ms
-                                      << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
+                                      << std::setw(9) << r.search_ms << std::setw(8)
+                                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
                                       << std::setw(12) << std::scientific << std::setprecision(2) << r.residual
                                       << std::defaultfloat << "\n";
                         }
                         results.push_back(std::move(r));
                     }
+        printSpeedups(std::cout, results, scenes, threads, iterations);
         json floor = json::object();
         for (const auto& scene : scenes) {
             double rate = bareKernelRate(scene, iterations.front());
@@ -305,6 +351,7 @@ int benchCommand(const Args& raw) {
                 phases["project"] = r.project_ms;
                 row.update({{"ms_per_frame", {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}}},
                             {"phases_ms", phases},
+                            {"real_time_factor", r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0},
                             {"constraints_per_s", r.constraints_per_s},
                             {"constraints", r.constraints},
                             {"vertices", r.vertices},
@@ -335,13 +382,14 @@ int benchCommand(const Args& raw) {
         }
         if (auto out = args.get("--csv")) {
             std::ofstream f(*out);
-            f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,constraints_per_s,colors,"
-                 "max_residual\n";
+            f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
+                 "constraints_per_s,colors,max_residual\n";
             for (const auto& r : results)
                 if (r.ok)
                     f << r.cfg.scene << "," << sim::solverName(r.cfg.solver) << "," << r.cfg.threads << ","
                       << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
-                      << r.project_ms << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
+                      << r.project_ms << "," << r.search_ms << ","
+                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
             if (!f) throw CliError("cannot write " + *out);
         }
         return 0;

@@ -13,6 +13,7 @@ namespace app {
 void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     frame_ms.push_back(ms);
     for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
+    if (!measure) return;
     const sim::Simulation::BonePenetration pen = s.bonePenetration();
     if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
         bone_penetration = {pen.depth, pen.muscle, s.frame(),
@@ -29,7 +30,9 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         trace_length_ratio.emplace_back();
         trace_bone_penetration.push_back(pen.depth);
         trace_muscle_penetration.push_back(mp.depth);
+        trace_muscle_vertices_past_3mm.push_back(mp.vertices_past_3mm);
     }
+    most_muscle_vertices_past_3mm = std::max(most_muscle_vertices_past_3mm, mp.vertices_past_3mm);
     for (size_t m = 0; m < stats.size(); ++m) {
         const sim::MuscleStats& st = stats[m];
         const double v = st.rest_volume > 0.0f ? double(st.volume) / double(st.rest_volume) : 1.0;
@@ -140,6 +143,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                          {"contact_radius_m", p.contact_radius},
                          {"bone_penetration_m", extreme(rec.bone_penetration, "bone")},
                          {"muscle_penetration_m", extreme(rec.muscle_penetration, "into")},
+                         {"most_muscle_vertices_past_3mm", rec.most_muscle_vertices_past_3mm},
                          {"min_volume_ratio", extreme(rec.min_volume_ratio, nullptr)},
                          {"max_volume_ratio", extreme(rec.max_volume_ratio, nullptr)}};
     if (rec.trace) {
@@ -151,7 +155,8 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                       {"volume_ratio", rec.trace_volume_ratio},
                       {"length_ratio", rec.trace_length_ratio},
                       {"bone_penetration_m", rec.trace_bone_penetration},
-                      {"muscle_penetration_m", rec.trace_muscle_penetration}};
+                      {"muscle_penetration_m", rec.trace_muscle_penetration},
+                      {"muscle_vertices_past_3mm", rec.trace_muscle_vertices_past_3mm}};
     }
     return j;
 }

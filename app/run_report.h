@@ -20,6 +20,9 @@ struct RunRecorder {
     std::vector<double> frame_ms;
     std::vector<double> phase_ms_sum = std::vector<double>(sim::kPhaseCount, 0.0);
     bool trace = false;
+    // false: times only (bench), without the per-frame penetration and
+    // volume measures, which cost more than a frame of the smaller scenes.
+    bool measure = true;
     struct Extreme {
         double value = 0.0;
         int muscle = -1;
@@ -33,6 +36,8 @@ struct RunRecorder {
     std::vector<double> trace_time;
     std::vector<std::vector<float>> trace_activation, trace_volume_ratio, trace_length_ratio;  // [frame][muscle]
     std::vector<float> trace_bone_penetration, trace_muscle_penetration;  // per frame, m
+    std::vector<int> trace_muscle_vertices_past_3mm;                      // per frame
+    int most_muscle_vertices_past_3mm = 0;                                // over the run
     void addFrame(double ms, const sim::Simulation& s);
     double median() const;
     double percentile(double q) const;

@@ -53,6 +53,27 @@ glm::vec3 safeNormalize(glm::vec3 v) {
     float l = glm::length(v);
     return l > 0.0f ? v / l : glm::vec3(0.0f);
 }
+
+// Barycentric coordinates of q, a point on triangle abc (clamped to it).
+glm::vec3 barycentric(glm::vec3 q, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 v0 = b - a, v1 = c - a, v2 = q - a;
+    const float d00 = glm::dot(v0, v0), d01 = glm::dot(v0, v1), d11 = glm::dot(v1, v1);
+    const float d20 = glm::dot(v2, v0), d21 = glm::dot(v2, v1);
+    const float den = d00 * d11 - d01 * d01;
+    if (!(std::fabs(den) > 0.0f)) return glm::vec3(1.0f / 3.0f);
+    float v = std::clamp((d11 * d20 - d01 * d21) / den, 0.0f, 1.0f);
+    float w = std::clamp((d00 * d21 - d01 * d20) / den, 0.0f, 1.0f - v);
+    return {1.0f - v - w, v, w};
+}
+
+// An orthonormal frame of triangle abc (edge ab, in-plane, face normal);
+// false when it is degenerate.
+bool triangleFrame(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::mat3& f) {
+    const glm::vec3 e1 = safeNormalize(b - a), e3 = safeNormalize(glm::cross(b - a, c - a));
+    if (glm::dot(e1, e1) == 0.0f || glm::dot(e3, e3) == 0.0f) return false;
+    f = glm::mat3(e1, glm::cross(e3, e1), e3);
+    return true;
+}
 }  // namespace
 
 int ContactSearch::targetIndex(const TargetDesc& t) const {
@@ -169,6 +190,7 @@ void ContactSearch::buildTriangles(const World& w, float search) {
                 tri.normals.edge[e] = safeNormalize(face_normals_[k] + face_normals_[T.neighbour[k][e]]);
             }
             tri.target = ti;
+            tri.v = t;
             tris_.push_back(tri);
             const glm::vec3 centre = (tri.a + tri.b + tri.c) / 3.0f;
             const float r2 = std::max({glm::dot(tri.a - centre, tri.a - centre), glm::dot(tri.b - centre, tri.b - centre),
@@ -281,6 +303,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         if (!near) continue;
         // Closest point per nearby target; keep the kSlots deepest targets.
         uint32_t best_t[kSlots];
+        uint32_t best_tri[kSlots] = {};
         ClosestPoint best[kSlots];
         // Only points within the search band count: every triangle that close
         // is in this particle's bucket, so the closest of them is the true
@@ -290,12 +313,12 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         // within one substep) still gets pushed out, and capsules are
         // offered from the wider bone band. When more targets are near than
         // there are slots, bones win over muscles, then the deepest.
-        auto offer = [&](uint32_t t, const ClosestPoint& c) {
+        auto offer = [&](uint32_t t, const ClosestPoint& c, uint32_t tri) {
             if (!c.valid) return;
             if (c.distance > search && !(targets_[t].capsule() && c.signed_distance < bone_band)) return;
             for (int k = 0; k < kSlots; ++k)
                 if (best[k].valid && best_t[k] == t) {
-                    if (c.distance < best[k].distance) best[k] = c;
+                    if (c.distance < best[k].distance) best[k] = c, best_tri[k] = tri;
                     return;
                 }
             int slot = -1;
@@ -313,6 +336,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             }
             best[slot] = c;
             best_t[slot] = t;
+            best_tri[slot] = tri;
         };
         // The bucket's triangles of this particle's targets within reach.
         // A triangle whose bounding sphere lies farther than the closest
@@ -343,7 +367,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
                         cannot_improve = d2 >= bound * bound || plane >= best[q].distance + 1e-6f;
                     }
                 if (cannot_improve) continue;
-                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals));
+                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), k);
             }
         }
         for (uint32_t t : list) {
@@ -351,7 +375,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (!T.capsule()) continue;
             const Body& b = w.bodies[size_t(T.desc.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            offer(t, closestOnBodyCapsule(p, b));
+            offer(t, closestOnBodyCapsule(p, b), 0);
         }
         // A vertex deeper inside another muscle than `muscle_depth` is left
         // alone: muscles are thin, and the closest point of a deep vertex may
@@ -363,12 +387,14 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             const bool capsule = T.capsule();
             if (!(best[k].signed_distance < (capsule ? bone_band : search))) continue;
             if (tissue && best[k].signed_distance < -muscle_depth) continue;
-            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u, capsule ? T.desc.index : -1};
+            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u, capsule ? T.desc.index : -1,
+                    best_tri[k]};
         }
     }
     // Compaction in particle order: the same list for any thread count.
     w.contacts.clear();
     w.contact_runs.clear();
+    contact_anchors_.clear();
     for (size_t i = 0; i < size_t(n); ++i) {
         bool first = true;
         for (int k = 0; k < kSlots; ++k) {
@@ -377,15 +403,17 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
             first = false;
             w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
+            contact_anchors_.push_back(s.capsule_body >= 0 ? Anchor{} : anchorOf(w, tris_[s.tri], s.q, s.n));
         }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));
     w.contact_lambda.assign(w.contacts.size(), 0.0f);
 }
 
-void ContactSearch::updateSliding(World& w) const {
+void ContactSearch::updateSliding(World& w) {
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.sliding.size());
+    sliding_anchors_.resize(w.sliding.size());
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) {
         SlidingConnection& s = w.sliding[size_t(k)];
@@ -394,18 +422,80 @@ void ContactSearch::updateSliding(World& w) const {
         const Target& T = targets_[size_t(ti)];
         glm::vec3 p = X[s.particle];
         ClosestPoint best;
+        const Tri* best_tri = nullptr;
         if (T.capsule()) {
             best = closestOnBodyCapsule(p, w.bodies[size_t(T.desc.index)]);
         } else {
             forCandidates(p, search_, [&](uint32_t target) { return target == uint32_t(ti); }, [&](const Tri& t) {
                 ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
-                if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c;
+                if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
             });
         }
         if (best.valid) {
             s.q = best.point;
             s.n = best.normal;
         }
+        // Without a triangle in reach (or for a capsule) the plane stays put
+        // until the next search.
+        sliding_anchors_[size_t(k)] = best_tri ? anchorOf(w, *best_tri, s.q, s.n) : Anchor{};
+    }
+}
+
+ContactSearch::Anchor ContactSearch::anchorOf(const World& w, const Tri& t, glm::vec3 q, glm::vec3 n) const {
+    Anchor a;
+    const TargetDesc& d = targets_[t.target].desc;
+    a.bary = barycentric(q, t.a, t.b, t.c);
+    if (d.kind == TargetDesc::Kind::Muscle) {
+        glm::mat3 f;
+        if (!triangleFrame(t.a, t.b, t.c, f)) return Anchor{};
+        a.kind = Anchor::MuscleTriangle;
+        a.v = t.v + glm::uvec3(targets_[t.target].first_particle);
+        a.n_local = glm::transpose(f) * n;
+    } else {
+        const glm::mat4& M = w.bodies[size_t(d.index)].now;
+        a.kind = Anchor::BoneMesh;
+        a.body = d.index;
+        a.v = t.v;
+        a.n_local = safeNormalize(glm::transpose(glm::mat3(M)) * n);
+    }
+    return a;
+}
+
+void ContactSearch::placeAnchor(const World& w, const Anchor& a, glm::vec3& q, glm::vec3& n) const {
+    if (a.kind == Anchor::MuscleTriangle) {
+        const auto& p = w.particles.p;
+        const glm::vec3 A = p[a.v.x], B = p[a.v.y], C = p[a.v.z];
+        glm::mat3 f;
+        if (!triangleFrame(A, B, C, f)) return;  // degenerate now: keep the last plane
+        q = a.bary.x * A + a.bary.y * B + a.bary.z * C;
+        n = f * a.n_local;
+    } else if (a.kind == Anchor::BoneMesh) {
+        const Body& b = w.bodies[size_t(a.body)];
+        const glm::vec3 local = a.bary.x * b.vertices[a.v.x] + a.bary.y * b.vertices[a.v.y] + a.bary.z * b.vertices[a.v.z];
+        q = glm::vec3(b.now * glm::vec4(local, 1.0f));
+        n = safeNormalize(body_normal_[size_t(a.body)] * a.n_local);
+    }
+}
+
+void ContactSearch::refresh(World& w) {
+    body_normal_.resize(w.bodies.size());
+    for (size_t b = 0; b < w.bodies.size(); ++b) body_normal_[b] = glm::inverse(glm::transpose(glm::mat3(w.bodies[b].now)));
+    const int64_t nc = int64_t(w.contacts.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < nc; ++k) placeAnchor(w, contact_anchors_[size_t(k)], w.contacts[size_t(k)].q, w.contacts[size_t(k)].n);
+    const int64_t ns = int64_t(w.sliding.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < ns; ++k) {
+        SlidingConnection& s = w.sliding[size_t(k)];
+        const Anchor& a = sliding_anchors_[size_t(k)];
+        if (a.kind != Anchor::Exact) {
+            placeAnchor(w, a, s.q, s.n);
+            continue;
+        }
+        const int ti = targetIndex(s.target);
+        if (ti < 0 || !targets_[size_t(ti)].capsule()) continue;
+        const ClosestPoint c = closestOnBodyCapsule(w.particles.p[s.particle], w.bodies[size_t(targets_[size_t(ti)].desc.index)]);
+        if (c.valid) s.q = c.point, s.n = c.normal;
     }
 }
 

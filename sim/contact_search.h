@@ -33,7 +33,13 @@ public:
     // above −muscle_depth.
     void findContacts(World& w, float search, float muscle_depth);
     // Moves each sliding connection's q to the closest target point near p.
-    void updateSliding(World& w) const;
+    void updateSliding(World& w);
+    // Between two searches (docs/model.md §3.6 "Search once per frame"): keeps
+    // the contact list and the sliding connections' triangles, and moves each
+    // plane (q, n) with the triangle it was found on — a bone mesh rigidly
+    // with its bone, a muscle triangle with its current vertices. Capsules
+    // need nothing (their contacts are exact at every projection).
+    void refresh(World& w);
 
 private:
     struct Target {
@@ -51,6 +57,7 @@ private:
         glm::vec3 a, b, c;
         TriNormals normals;
         uint32_t target;  // index into targets_
+        glm::uvec3 v;     // the target's own vertex indices
     };
     // What the candidate loop reads first, compact and parallel to tris_:
     // the target (most candidates in a cell belong to the particle's own
@@ -66,6 +73,18 @@ private:
         int32_t valid;
         uint32_t tissue;  // 0: a bone; else 1 + the index of the muscle it touches (Contact::tissue)
         int32_t capsule_body;  // a bone capsule (exact at projection) or −1
+        uint32_t tri;          // index into tris_ of the triangle q lies on (none for a capsule)
+    };
+    // Where a contact or sliding plane was found, so refresh() can move it
+    // with its target: the triangle (global particles of a muscle, or a bone
+    // mesh's own vertices), q's barycentric coordinates and n in the
+    // triangle's frame (muscle) or the bone's frame (mesh).
+    struct Anchor {
+        enum Kind : uint8_t { Exact, MuscleTriangle, BoneMesh } kind = Exact;
+        int32_t body = -1;
+        glm::uvec3 v{0};
+        glm::vec3 bary{0.0f};
+        glm::vec3 n_local{0.0f};
     };
     static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)
 
@@ -73,6 +92,9 @@ private:
     void buildTriangles(const World& w, float search);
     void buildGrid(float search);
     uint32_t bucketOf(glm::vec3 p) const;
+    Anchor anchorOf(const World& w, const Tri& t, glm::vec3 q, glm::vec3 n) const;
+    // The plane of an anchor at the current positions (q, n unchanged for Exact).
+    void placeAnchor(const World& w, const Anchor& a, glm::vec3& q, glm::vec3& n) const;
     // Calls f(tri) for the triangles hashed with p's cell whose target
     // passes `wanted` and that can be within `search` of p.
     template <typename Wanted, typename F>
@@ -95,6 +117,9 @@ private:
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
     std::vector<uint32_t> entry_cursor_;  // scratch: fill position per bucket
     std::vector<Slot> slots_;             // kSlots per particle
+    std::vector<Anchor> contact_anchors_;  // per w.contacts entry
+    std::vector<Anchor> sliding_anchors_;  // per w.sliding entry
+    std::vector<glm::mat3> body_normal_;   // per body: inverse-transpose of `now`'s linear part
 };
 
 }  // namespace sim

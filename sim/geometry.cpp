@@ -82,8 +82,10 @@ ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 
     return r;
 }
 
+glm::vec3 skewRayDirection() { return glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f)); }
+
 bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    const glm::vec3 dir = glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f));
+    const glm::vec3 dir = skewRayDirection();
     const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(dir, e2);
     const float det = glm::dot(e1, h);
     if (std::fabs(det) < 1e-14f) return false;

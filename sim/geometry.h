@@ -51,6 +51,7 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 // degeneracies on lofted rings) crosses triangle abc: the parity of the
 // crossings over a closed mesh tells whether p is inside it (Möller–Trumbore).
 bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
+glm::vec3 skewRayDirection();  // that direction (unit)
 
 // A body's collision capsule in its current (substep) transform.
 ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b);

@@ -339,8 +339,13 @@ void Simulation::runFrame(FailureSite* check) {
         placeAttachments();
         {
             ScopedPhase timer(timers_, Phase::Contacts);
-            contact_search_.findContacts(world_, search, muscle_depth);
-            contact_search_.updateSliding(world_);
+            const bool full = params_.search_every > 0 ? s % params_.search_every == 0 : s == 0;
+            if (full) {
+                contact_search_.findContacts(world_, search, muscle_depth);
+                contact_search_.updateSliding(world_);
+            } else {
+                contact_search_.refresh(world_);
+            }
         }
         resetLambdas();
         IterationContext ctx{world_, params_, coef_, timers_, volume_grad_, check};
@@ -494,47 +499,13 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
     return worst;
 }
 
-namespace {
-
-// Exact depth of p inside muscle m's current surface (negative: outside, by
-// the distance to it): the distance to the nearest triangle, signed by the
-// parity of a ray's crossings.
-float depthInside(const World& W, const Muscle& m, glm::vec3 p) {
-    const auto& X = W.particles.x;
-    float best = 1e30f;
-    int hits = 0;
-    for (uint32_t k = m.tri_begin; k < m.tri_begin + m.tri_count; ++k) {
-        const glm::uvec3& t = W.triangles[k];
-        const glm::vec3 a = X[t.x], b = X[t.y], c = X[t.z];
-        TriFeature f;
-        const glm::vec3 q = closestPointOnTriangle(p, a, b, c, f);
-        best = std::min(best, glm::dot(p - q, p - q));
-        hits += skewRayCrosses(p, a, b, c) ? 1 : 0;
-    }
-    const float d = std::sqrt(best);
-    return hits % 2 ? d : -d;
-}
-
-}  // namespace
-
 Simulation::MusclePenetration Simulation::musclePenetration() const {
-    // The contact planes (fixed for a substep) flag candidates cheaply; a
-    // plane seen past a thin muscle's end or edge can put a vertex "behind"
-    // it that is not inside at all, so every candidate that would be the
-    // worst is measured exactly against the other muscle's surface.
-    MusclePenetration worst;
-    const World& W = world_;
-    const auto& X = W.particles.x;
-    for (const Contact& c : W.contacts) {
-        if (c.tissue == 0 || c.particle >= X.size()) continue;
-        const ContactPlane s = contactPlane(W, c, X[c.particle]);
-        const float plane_depth = -glm::dot(X[c.particle] - s.q, s.n) - params_.contact_radius;
-        if (plane_depth <= worst.depth) continue;
-        const float depth = depthInside(W, W.muscles[c.tissue - 1], X[c.particle]) - params_.contact_radius;
-        if (depth > worst.depth)
-            worst = {depth, int(W.particles.muscle[c.particle]), int(c.tissue - 1), int(c.particle)};
-    }
-    return worst;
+    const float r = params_.contact_radius;
+    const TissueOverlapResult o = tissue_overlap_.measure(world_, world_.particles.x, r + 0.003f);
+    MusclePenetration mp;
+    if (o.particle >= 0 && o.depth > r) mp = {o.depth - r, o.muscle, o.into, o.particle, 0};
+    mp.vertices_past_3mm = o.vertices_inside;
+    return mp;
 }
 
 uint64_t positionsHash(const std::vector<glm::vec3>& X) {

@@ -11,6 +11,7 @@
 #include <glm/mat4x4.hpp>
 
 #include "sim/contact_search.h"
+#include "sim/tissue_overlap.h"
 #include "sim/params.h"
 #include "sim/scene_desc.h"
 #include "sim/solver.h"
@@ -115,15 +116,16 @@ public:
         int particle = -1;
     };
     BonePenetration bonePenetration() const;
-    // Deepest surface vertex inside another muscle, among the vertices the
-    // last contact search found touching one (the tissue contacts): depth
-    // inside that muscle's surface (exact: nearest triangle, ray parity) less
-    // the contact radius.
+    // Deepest surface vertex inside another muscle (one of its contact
+    // targets), over every free surface vertex (sim/tissue_overlap.h): depth
+    // inside that muscle's surface (exact: ray parity, nearest triangle) less
+    // the contact radius; and how many vertices are more than 3 mm past it.
     struct MusclePenetration {
         float depth = 0.0f;  // m; 0 when nothing is inside
         int muscle = -1;     // the muscle whose vertex went in
         int into = -1;       // the muscle it went into
         int particle = -1;
+        int vertices_past_3mm = 0;
     };
     MusclePenetration musclePenetration() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
@@ -158,6 +160,7 @@ private:
     SolverParams params_;
     std::unique_ptr<Solver> solver_;
     ContactSearch contact_search_;
+    mutable TissueOverlap tissue_overlap_;  // scratch of the muscle-into-muscle diagnostic
     FamilyCoefficients coef_{};
     PhaseTimers timers_;
     double time_ = 0.0;

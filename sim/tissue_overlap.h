@@ -1,0 +1,57 @@
+// Muscle into muscle, measured over every surface vertex (docs/model.md §8):
+// the deepest vertex of any muscle inside one of its muscle contact targets,
+// exactly (ray parity for inside, nearest triangle for the depth). A
+// diagnostic for reports and tests, not part of the step.
+//
+// Measuring only the vertices that hold a tissue contact (what the run
+// report did before) misses exactly the worst ones: a vertex pushed deeper
+// than the contact search's muscle depth has no contact any more. On T6 at
+// frame 36 that measure said 3.3 mm while 514 vertices were more than 3 mm
+// inside a neighbour, the deepest 15.9 mm.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace sim {
+
+struct World;
+
+struct TissueOverlapResult {
+    float depth = 0.0f;  // m inside the other surface (0 when no vertex is inside)
+    int muscle = -1;     // whose vertex went in
+    int into = -1;       // the muscle it went into
+    int particle = -1;
+    int vertices_inside = 0;  // surface vertices inside some target muscle by more than `count_beyond`
+};
+
+class TissueOverlap {
+public:
+    // `X`: the positions to measure (normally World::particles.x);
+    // `count_beyond`: the depth past which a vertex is counted in
+    // vertices_inside (m).
+    TissueOverlapResult measure(const World& w, const std::vector<glm::vec3>& X, float count_beyond);
+
+private:
+    // Per muscle: its triangles binned by their projection on the plane
+    // across the parity ray, so a vertex tests only the triangles its ray
+    // can cross.
+    struct RayGrid {
+        glm::vec3 lo{0.0f}, hi{0.0f};  // 3-D bounds of the surface
+        glm::vec2 origin{0.0f};
+        float cell = 1.0f;
+        int nu = 0, nv = 0;
+        std::vector<uint32_t> start;  // CSR offsets, nu·nv + 1
+        std::vector<uint32_t> tris;   // global triangle indices
+    };
+    void build(const World& w, const std::vector<glm::vec3>& X, uint32_t muscle);
+    bool inside(const World& w, const std::vector<glm::vec3>& X, uint32_t muscle, glm::vec3 p) const;
+
+    std::vector<RayGrid> grids_;
+    std::vector<uint8_t> is_target_;
+};
+
+}  // namespace sim

@@ -1,0 +1,96 @@
+// Contacts between muscles and bones as a user measures them (docs/model.md
+// §3.6, §8): the muscle-into-muscle figure sees every vertex, also the ones
+// too deep for a contact; a contact found at a frame's first substep follows
+// its bone through the frame's later substeps.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "engine/mesh_builders.h"
+#include "sim/simulation.h"
+
+namespace {
+
+sim::MuscleDesc boxMuscle(const std::string& name, glm::vec3 centre, glm::vec3 half) {
+    const engine::MeshData m = engine::makeBox(centre, half, 8);
+    sim::MuscleDesc d;
+    d.name = name;
+    d.vertices = m.vertices;
+    d.triangles = m.triangles;
+    return d;
+}
+
+// Two boxes, B around the origin and A pushed 8 mm into B's +x face: the
+// deepest vertex is 8 mm inside, whichever of the two it belongs to.
+sim::SceneDesc overlappingBoxes(float overlap) {
+    sim::SceneDesc s;
+    s.name = "boxes";
+    s.muscles.push_back(boxMuscle("a", {0.04f - overlap, 0.0f, 0.0f}, {0.02f, 0.015f, 0.015f}));
+    s.muscles.push_back(boxMuscle("b", {0.0f, 0.0f, 0.0f}, {0.02f, 0.02f, 0.02f}));
+    s.muscles[0].contact_targets.push_back({sim::TargetDesc::Kind::Muscle, 1});
+    s.muscles[1].contact_targets.push_back({sim::TargetDesc::Kind::Muscle, 0});
+    return s;
+}
+
+TEST(ContactMeasures, MuscleIntoMuscleIsMeasuredOverEveryVertex) {
+    sim::Simulation s;
+    ASSERT_EQ(s.load(overlappingBoxes(0.008f)), "");
+    // No step: no contact search has run, so a measure over the tissue
+    // contacts would see nothing; this one must see the 8 mm.
+    const auto mp = s.musclePenetration();
+    const float r = s.params().contact_radius;
+    EXPECT_NEAR(mp.depth, 0.008f - r, 2e-6f);
+    ASSERT_GE(mp.muscle, 0);
+    EXPECT_EQ(mp.into, 1 - mp.muscle) << "a vertex of one box inside the other";
+    // Past r + 3 mm: the face vertices more than 5 mm inside, on both boxes.
+    EXPECT_GT(mp.vertices_past_3mm, 2);
+
+    sim::Simulation apart;
+    ASSERT_EQ(apart.load(overlappingBoxes(-0.005f)), "");
+    EXPECT_EQ(apart.musclePenetration().depth, 0.0f);
+    EXPECT_EQ(apart.musclePenetration().vertices_past_3mm, 0);
+}
+
+// A muscle slab lying on a bone given as a mesh (not a capsule), the bone
+// thrown up 3 cm within one frame of 6 substeps: with the search once per
+// frame the contact planes move with the bone, so the slab is lifted, not
+// passed through — as with a search at every substep.
+float slabDepthInBone(int search_every) {
+    sim::SceneDesc s;
+    s.name = "slab";
+    const engine::MeshData bone = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.05f, 0.01f, 0.05f}, 4);
+    sim::BodyDesc b;
+    b.name = "bone";
+    b.vertices = bone.vertices;
+    b.triangles = bone.triangles;
+    s.bodies.push_back(b);
+    s.muscles.push_back(boxMuscle("slab", {0.0f, 0.0185f, 0.0f}, {0.03f, 0.006f, 0.03f}));
+    s.muscles[0].contact_targets.push_back({sim::TargetDesc::Kind::Body, 0});
+    sim::Simulation sim;
+    EXPECT_EQ(sim.load(s), "");
+    sim::SolverParams p;
+    p.substeps = 6;
+    p.threads = 1;
+    p.search_every = search_every;
+    p.gravity = glm::vec3(0.0f);
+    EXPECT_EQ(sim.setParams(p), "");
+    float deepest = 0.0f;
+    for (int f = 1; f <= 3; ++f) {
+        sim.setBodyTransforms({glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.03f * float(f), 0.0f))});
+        EXPECT_TRUE(sim.stepFrame().ok);
+        const float top = 0.01f + 0.03f * float(f);
+        for (const auto& x : sim.world().particles.x) deepest = std::max(deepest, top - x.y);
+    }
+    return deepest;
+}
+
+TEST(ContactMeasures, ContactsFollowTheirBoneBetweenSearches) {
+    const float every_substep = slabDepthInBone(1);
+    const float once_per_frame = slabDepthInBone(0);
+    EXPECT_LT(every_substep, 0.001f);
+    EXPECT_LT(once_per_frame, 0.001f) << "the slab's vertices stay on the bone's face";
+}
+
+}  // namespace
