@@ -75,6 +75,8 @@ int runCommand(const Args& raw) {
             std::fprintf(stderr, "msxpbd run: %s\n", e.c_str());
             return 1;
         }
+        for (const std::string& w : driver.scene().warnings)
+            std::fprintf(stderr, "msxpbd run: %s: warning: %s\n", scene->c_str(), w.c_str());
         if (args.has("--animation") && driver.animation() != animation)
             throw CliError("--animation: the scene has " + std::to_string(driver.scene().animations.size()) +
                            " animation(s)");

@@ -63,9 +63,42 @@ BoneMesh fromRenderMesh(const engine::RenderMesh& m) {
     b.index = m.joint;
     b.skin_joints = m.skin_joints;
     b.skin_weights = m.skin_weights;
+    b.influence_sets = m.influence_sets;
     b.inverse_bind = m.inverse_bind;
     b.skin_joint_map = m.skin_joint_map;
+    b.morph_targets = m.morph_targets;
+    b.morph_defaults = m.morph_weights;
+    b.texture = m.texture;
+    b.uvs = m.uvs;
+    b.alpha_cutoff = m.alpha_cutoff;
     return b;
+}
+
+// Scenes without muscles: the meshes posed at sampled times of every
+// animation (and at rest), for the floor and the framing.
+void meshMotionBounds(const engine::Scene& scene, DrawTopology& t) {
+    constexpr int kSamples = 48;
+    std::vector<glm::mat4> globals;
+    std::vector<float> weights;
+    auto add = [&](int animation, double time) {
+        scene.skeleton.globals(scene.localPoses(animation, time), globals);
+        scene.morphWeights(animation, time, weights);
+        size_t first = 0;
+        for (const engine::RenderMesh& m : scene.meshes) {
+            const size_t n = m.morph_targets.size();
+            std::span<const float> mw = n ? std::span<const float>(weights).subspan(first, n) : std::span<const float>();
+            first += n;
+            for (const glm::vec3& p : engine::posedPositions(m, globals, mw)) {
+                t.mesh_motion_lo = glm::min(t.mesh_motion_lo, p);
+                t.mesh_motion_hi = glm::max(t.mesh_motion_hi, p);
+            }
+        }
+    };
+    if (scene.animations.empty()) add(-1, 0.0);
+    for (size_t a = 0; a < scene.animations.size(); ++a) {
+        const double d = scene.duration(int(a));
+        for (int i = 0; i <= kSamples; ++i) add(int(a), d * i / kSamples);
+    }
 }
 
 BoneMesh fromBody(const sim::Body& body, int index) {
@@ -140,7 +173,15 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
     for (const auto& a : w.attachments) t.attachments.push_back(a.particle);
 
     if (scene && !scene->meshes.empty()) {
-        for (const auto& m : scene->meshes) t.bones.push_back(fromRenderMesh(m));
+        size_t morph_first = 0;
+        for (const auto& m : scene->meshes) {
+            t.bones.push_back(fromRenderMesh(m));
+            t.bones.back().morph_first = morph_first;  // the order of Scene::morphWeights
+            morph_first += m.morph_targets.size();
+            if (t.bones.back().texture >= int(scene->textures.size())) t.bones.back().texture = -1;
+        }
+        t.textures = scene->textures;
+        if (w.muscles.empty()) meshMotionBounds(*scene, t);
     } else {
         for (size_t i = 0; i < w.bodies.size(); ++i)
             if (!w.bodies[i].triangles.empty()) t.bones.push_back(fromBody(w.bodies[i], int(i)));
@@ -152,6 +193,12 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
         hi = glm::max(hi, p);
     }
     t.rest_radius = lo.x <= hi.x ? std::max(0.5f * glm::length(hi - lo), 1e-3f) : 0.1f;
+    const bool mesh_motion = t.mesh_motion_lo.x <= t.mesh_motion_hi.x;
+    if (!(lo.x <= hi.x) && mesh_motion) {  // no muscles: the size of what the meshes sweep
+        lo = t.mesh_motion_lo;
+        hi = t.mesh_motion_hi;
+        t.rest_radius = std::max(0.5f * glm::length(hi - lo), 1e-3f);
+    }
     // The ground is the first roughly horizontal plane of the scene, or a
     // floor just under the rest pose.
     bool found = false;

@@ -49,6 +49,12 @@ private:
     void drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows);
 
     void poseTranslucent(const DrawFrame& f);
+    void poseTextured(const DrawFrame& f);
+    void uploadTextures();
+    void releaseTextures();
+    // Binds a mesh's texture to the texture unit and sets u_textured (and
+    // for the mesh shader u_alpha_cutoff).
+    void bindMeshTexture(Program& shader, const BoneMesh& m);
     void drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
     void useLit(Program& shader, const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
 
@@ -76,8 +82,18 @@ private:
         Bounds bounds;  // of the last upload
     };
     std::vector<Translucent> translucent_;
-    std::vector<glm::vec3> skin_pos_, skin_nrm_;
+    // Opaque meshes with a base colour texture, one GPU mesh each (they
+    // need their texture bound), posed every frame like the bones.
+    struct Textured {
+        size_t mesh = 0;  // index into DrawTopology::bones
+        GpuMesh gpu;
+        std::vector<glm::uvec3> tris;
+    };
+    std::vector<Textured> textured_;
+    std::vector<GLuint> textures_;  // per DrawTopology::textures
+    std::vector<glm::vec3> skin_pos_, skin_nrm_, skin_col_;
     std::vector<glm::mat4> posed_joints_, posed_bodies_;
+    std::vector<float> posed_morph_;
     bool translucent_posed_ = false;
     Bounds bounds_;
     // Without a plane in the scene the floor sits just under the lowest point

@@ -157,4 +157,27 @@ inline Builder muscleFile(json extras, TetraMesh shape = TetraMesh::Closed) {
     return b;
 }
 
+// A quad with TEXCOORD_0 and a base colour texture, its image embedded
+// (bufferView), as a data: URI, or a file next to the scene. The quad spans
+// x, y in [−1, 1] at z = 0, UV (0, 0) at its top-left corner (−1, 1).
+inline Builder texturedQuad(const std::string& image_source, const std::vector<uint8_t>& png) {
+    Builder b;
+    int pos = b.floats({-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0}, "VEC3", 3);
+    b.doc["accessors"][size_t(pos)]["min"] = {-1, -1, 0};
+    b.doc["accessors"][size_t(pos)]["max"] = {1, 1, 0};
+    int uv = b.floats({0, 1, 1, 1, 1, 0, 0, 0}, "VEC2", 2);
+    int idx = b.accessor(b.view(std::vector<uint16_t>{0, 1, 2, 0, 2, 3}), 5123, 6, "SCALAR");
+    json image;
+    if (image_source == "bufferView") image = {{"bufferView", b.view(png)}, {"mimeType", "image/png"}};
+    else if (image_source == "data") image = {{"uri", "data:image/png;base64," + Builder::base64(png)}};
+    else image = {{"uri", image_source}};
+    b.doc["images"] = json::array({image});
+    b.doc["samplers"] = json::array({{{"magFilter", 9728}, {"minFilter", 9728}, {"wrapS", 33071}, {"wrapT", 33071}}});
+    b.doc["textures"] = json::array({{{"source", 0}, {"sampler", 0}}});
+    b.doc["materials"] = json::array({{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}});
+    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}, {"TEXCOORD_0", uv}}}, {"indices", idx}, {"material", 0}}}}});
+    b.node({{"name", "quad"}, {"mesh", mesh}});
+    return b;
+}
+
 }  // namespace gltf_test
