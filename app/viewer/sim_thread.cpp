@@ -267,6 +267,13 @@ void SimThread::rebuildInfo(bool new_load) {
                 }
         }
     }
+    // A scene without muscles: everywhere its meshes reach (skinned,
+    // morphed) over every animation.
+    const auto& topo = *info->topology;
+    if (topo.mesh_motion_lo.x <= topo.mesh_motion_hi.x) {
+        info->motion_bounds.add(topo.mesh_motion_lo);
+        info->motion_bounds.add(topo.mesh_motion_hi);
+    }
     for (size_t a = 0; a < scene.animations.size(); ++a) {
         info->animations.push_back(scene.animations[a].name.empty() ? "animation " + std::to_string(a)
                                                                      : scene.animations[a].name);

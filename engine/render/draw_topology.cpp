@@ -101,6 +101,45 @@ void meshMotionBounds(const engine::Scene& scene, DrawTopology& t) {
     }
 }
 
+// A capsule body (a bone that collides as a capsule and has no mesh of its
+// own) drawn as what it is: two hemispheres and a cylinder around a–b,
+// body-local.
+BoneMesh capsuleMesh(const sim::Body& body, int index) {
+    constexpr int kSegments = 16, kRings = 6;  // around; per hemisphere
+    BoneMesh b;
+    b.name = body.name + " (capsule)";
+    b.follow = BoneMesh::Follow::Body;
+    b.index = index;
+    const glm::vec3 a = body.capsule_a, e = body.capsule_b;
+    const float r = body.capsule_radius;
+    glm::vec3 w = e - a;
+    const float len = glm::length(w);
+    w = len > 1e-9f ? w / len : glm::vec3(0, 1, 0);
+    const glm::vec3 ref = std::abs(w.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
+    const glm::vec3 u = glm::normalize(glm::cross(w, ref)), v = glm::cross(w, u);
+    // Rings from the pole at a (φ = −π/2) to the pole at b (φ = π/2); the
+    // equator is doubled, once on each end's sphere.
+    int rings = 0;
+    for (int half = 0; half < 2; ++half)
+        for (int k = 0; k <= kRings; ++k, ++rings) {
+            const float phi = (half == 0 ? -1.0f : 0.0f) * 1.5707963f + 1.5707963f * float(k) / float(kRings);
+            const glm::vec3 c = half == 0 ? a : e;
+            for (int s = 0; s < kSegments; ++s) {
+                const float th = 6.2831853f * float(s) / float(kSegments);
+                const glm::vec3 n = std::cos(phi) * (std::cos(th) * u + std::sin(th) * v) + std::sin(phi) * w;
+                b.positions.push_back(c + r * n);
+                b.normals.push_back(n);
+            }
+        }
+    for (int ring = 0; ring + 1 < rings; ++ring)
+        for (int s = 0; s < kSegments; ++s) {
+            const uint32_t i0 = uint32_t(ring * kSegments + s), i1 = uint32_t(ring * kSegments + (s + 1) % kSegments);
+            const uint32_t j0 = i0 + kSegments, j1 = i1 + kSegments;
+            b.indices.insert(b.indices.end(), {i0, i1, j1, i0, j1, j0});
+        }
+    return b;
+}
+
 BoneMesh fromBody(const sim::Body& body, int index) {
     BoneMesh b;
     b.name = body.name;
@@ -185,6 +224,23 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
     } else {
         for (size_t i = 0; i < w.bodies.size(); ++i)
             if (!w.bodies[i].triangles.empty()) t.bones.push_back(fromBody(w.bodies[i], int(i)));
+    }
+    // Capsule bodies no mesh of the scene shows (no rigid mesh on their
+    // joint, no skin using it): drawn as capsules, so what collides is seen.
+    std::vector<bool> shown;
+    if (scene) {
+        for (const auto& m : scene->meshes) {
+            for (int j : m.skin_joint_map)
+                if (j >= 0) shown.resize(std::max(shown.size(), size_t(j) + 1), false), shown[size_t(j)] = true;
+            if (m.joint >= 0) shown.resize(std::max(shown.size(), size_t(m.joint) + 1), false), shown[size_t(m.joint)] = true;
+        }
+    }
+    for (size_t i = 0; i < w.bodies.size(); ++i) {
+        const sim::Body& b = w.bodies[i];
+        if (!b.triangles.empty() || !(b.capsule_radius > 0.0f)) continue;
+        const int j = scene && i < scene->body_joint.size() ? scene->body_joint[i] : -1;
+        if (j >= 0 && size_t(j) < shown.size() && shown[size_t(j)]) continue;
+        t.bones.push_back(capsuleMesh(b, int(i)));
     }
 
     glm::vec3 lo(1e30f), hi(-1e30f);

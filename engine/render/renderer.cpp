@@ -272,6 +272,7 @@ glm::vec3 Renderer::groundOrigin() {
         lowest_drawn_ = std::min(lowest_drawn_, bounds_.lo.y);
         origin.y = lowest_drawn_ - 0.02f * r;
     }
+    last_ground_ = origin;
     return origin;
 }
 

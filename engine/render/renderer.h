@@ -40,6 +40,9 @@ public:
     const RenderTarget& target() const { return target_; }
     // Bounds of what the last frame drew (visible muscles and bones), for "frame all".
     const Bounds& lastBounds() const { return bounds_; }
+    // Where the ground of the last frame lay (the scene's plane, or the floor
+    // under the lowest point drawn; exposed for tests).
+    const glm::vec3& lastGroundOrigin() const { return last_ground_; }
     // Per-vertex muscle colours of the last frame (exposed for tests).
     const std::vector<glm::vec3>& muscleColors() const { return colors_; }
 
@@ -99,6 +102,7 @@ private:
     // Without a plane in the scene the floor sits just under the lowest point
     // drawn since the scene was shown (it never jumps up as a figure moves).
     float lowest_drawn_ = 1e30f;
+    glm::vec3 last_ground_{0.0f};
     glm::vec3 groundOrigin();
     glm::vec3 light_dir_{0.35f, 1.0f, 0.25f};
 };
