@@ -920,11 +920,32 @@ private:
             json o = schemaObject(node_extras_[ni], kMuscleKey, nodeName(m_, int(ni)));
             if (o.is_null()) continue;
             if (m_.nodes[ni].mesh < 0) fail(nodeName(m_, int(ni)) + ": muscle node has no mesh");
+            if (m_.nodes[ni].skin >= 0)
+                fail(nodeName(m_, int(ni)) + ": muscle is skinned (its node has skin " + std::to_string(m_.nodes[ni].skin) +
+                     "; in Blender: parented with Armature Deform, or an Armature modifier): a muscle is a plain mesh "
+                     "parented to its bone (Object or Bone parent) that the simulation moves, and its vertex sets are "
+                     "read in its own bind space (docs/scene-format.md)");
             if (muscle_nodes_.size() >= lim::kMaxMuscles)
                 fail(nodeName(m_, int(ni)) + ": more than " + std::to_string(lim::kMaxMuscles) + " muscles");
             muscle_by_name_.emplace(s_.skeleton.joints[size_t(node_joint_[ni])].name, int(muscle_nodes_.size()));
             muscle_nodes_.push_back(int(ni));
         }
+        if (!muscle_nodes_.empty()) return;
+        // No muscle: say so, and where the properties went when an exporter
+        // put them somewhere else (Blender: Mesh data properties land on the
+        // glTF mesh, not on the node).
+        std::string misplaced;
+        for (size_t mi = 0; mi < m_.meshes.size() && misplaced.empty(); ++mi)
+            if (m_.meshes[mi].extras_json_string.find(kMuscleKey) != std::string::npos)
+                misplaced = "mesh " + std::to_string(mi) + (m_.meshes[mi].name.empty() ? "" : " '" + m_.meshes[mi].name + "'");
+        if (!misplaced.empty())
+            warnings_.push_back("0 muscles: " + misplaced + " carries '" + kMuscleKey +
+                                "' in its extras, but muscles are read from node extras (in Blender: an Object custom "
+                                "property, not a Mesh data one; docs/scene-format.md)");
+        else if (!m_.meshes.empty())
+            warnings_.push_back(std::string("0 muscles: no node has extras.") + kMuscleKey +
+                                " (drawn as a character only; to simulate muscles, give their nodes that property and "
+                                "export custom properties: docs/scene-format.md)");
     }
 
     int jointByName(const json& v, const std::string& where) {
@@ -991,6 +1012,12 @@ private:
             b.capsule_a = glm::vec3(0.0f);
             b.capsule_b = tip;
             b.capsule_radius = len > 0.0f ? std::max(0.005f, 0.12f * len) : 0.02f;
+            // The fallback, said (docs/scene-format.md, "Bodies").
+            warnings_.push_back(
+                where + ": no shape (extras.msxpbd_body.capsule or an unskinned mesh): collides as " +
+                (len > 0.0f ? "a capsule to its first child, radius " + fmt(b.capsule_radius) + " m (12% of the bone's " +
+                                  fmt(len) + " m, at least 5 mm)"
+                            : std::string("a 2 cm sphere (it has no child to reach)")));
         }
         int bi = int(s_.desc.bodies.size());
         s_.desc.bodies.push_back(std::move(b));

@@ -284,4 +284,42 @@ TEST(GltfCharacters, KhrTextureTransformMovesTheCoordinates) {
     EXPECT_EQ(s.meshes[0].uvs[1], glm::vec2(2.5f, 3.25f));
 }
 
+// Authoring mistakes get a word (issue 14, Blender): properties that did
+// not export, a skinned muscle, a bone without a shape.
+TEST(GltfCharacters, AuthoringMistakesAreReported) {
+    Scene s;
+    // Meshes but no muscle property anywhere: 0 muscles, said.
+    ASSERT_EQ(load(morphFile(0.0f), s), "");
+    EXPECT_TRUE(s.desc.muscles.empty());
+    EXPECT_TRUE(hasWarning(s, "0 muscles: no node has extras.msxpbd_muscle")) << (s.warnings.empty() ? "" : s.warnings[0]);
+    // The property on the mesh (Blender's Mesh data properties), not the node.
+    Builder onMesh = morphFile(0.0f);
+    onMesh.doc["meshes"][0]["extras"] = {{"msxpbd_muscle", {{"origins", {0}}}}};
+    ASSERT_EQ(load(onMesh, s), "");
+    EXPECT_TRUE(hasWarning(s, "mesh 0 carries 'msxpbd_muscle'")) << (s.warnings.empty() ? "" : s.warnings[0]);
+
+    const json extras = {{"origins", {0}}, {"insertions", {3}}, {"origin_bone", "bone"}, {"insertion_bone", "hand"}};
+    // A skinned muscle (Armature Deform): named as such.
+    Builder skinned = gltf_test::muscleFile(extras);
+    skinned.doc["nodes"][2]["skin"] = 0;
+    skinned.doc["skins"] = json::array({{{"joints", {0}}}});
+    const std::string e = load(skinned, s);
+    EXPECT_NE(e.find("node 2 'muscle': muscle is skinned"), std::string::npos) << e;
+    // Bones without a shape: what they collide as, said. "hand" has no
+    // child: a 2 cm sphere; "bone" (capsule removed) reaches its child
+    // 1 m away: a capsule of radius 12 cm.
+    Builder bare = gltf_test::muscleFile(extras);
+    bare.doc["nodes"][0].erase("extras");
+    ASSERT_EQ(load(bare, s), "");
+    EXPECT_TRUE(hasWarning(s, "node 1 'hand': no shape")) << (s.warnings.empty() ? "" : s.warnings[0]);
+    EXPECT_TRUE(hasWarning(s, "a 2 cm sphere"));
+    EXPECT_TRUE(hasWarning(s, "node 0 'bone': no shape (extras.msxpbd_body.capsule or an unskinned mesh): collides as a "
+                              "capsule to its first child, radius 0.12 m (12% of the bone's 1 m"));
+    // The muscle property as one line of JSON text (Blender's text field).
+    Builder oneLine = gltf_test::muscleFile(json());
+    oneLine.doc["nodes"][2]["extras"]["msxpbd_muscle"] = extras.dump();
+    ASSERT_EQ(load(oneLine, s), "");
+    EXPECT_EQ(s.desc.muscles.size(), 1u);
+}
+
 }  // namespace
