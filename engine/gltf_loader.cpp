@@ -804,6 +804,7 @@ private:
     std::vector<int> muscle_nodes_;
     std::map<std::string, int> muscle_by_name_;
     std::map<int, int> body_of_joint_;
+    glm::mat4 muscle_global_{1.0f};  // the rest transform of the muscle being read (marker vertex sets)
     std::string base_dir_;
     uint64_t external_room_ = 0;
     std::map<int, int> texture_of_;  // the file's texture → Scene::textures (−1: not drawable)
@@ -1041,8 +1042,21 @@ private:
                 out.push_back(weld_map[size_t(i)]);
             }
         } else if (v.is_object()) {
-            if (!v.contains("near")) fail(where + ": object form needs 'near' and 'radius'");
-            glm::vec3 c = getVec3(v.at("near"), where + " 'near'");
+            if (!v.contains("near") && !v.contains("marker"))
+                fail(where + ": object form needs 'near' (or 'marker') and 'radius'");
+            glm::vec3 c;
+            if (v.contains("marker")) {
+                // A named node (a Blender empty parented to the muscle): its
+                // rest position in the muscle mesh's local frame. Names survive
+                // an editor's round trip; vertex indices do not.
+                const int mj = jointByName(v.at("marker"), where + " 'marker'");
+                const glm::vec3 world(rest_global_[size_t(mj)][3]);
+                c = glm::vec3(glm::inverse(muscle_global_) * glm::vec4(world, 1.0f));
+                if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z))
+                    fail(where + " 'marker': its position in the muscle's frame is not finite");
+            } else {
+                c = getVec3(v.at("near"), where + " 'near'");
+            }
             if (!v.contains("radius")) fail(where + ": object form needs 'near' and 'radius'");
             float r = float(getBounded(v, "radius", 0.0, 0.0, lim::kMaxRadius, where));
             if (!(r > 0.0f)) fail(where + ": 'radius' must be > 0");
@@ -1109,6 +1123,7 @@ private:
             std::vector<glm::vec3> local;
             std::vector<uint32_t> map = weld(g.positions, local);
             const glm::mat4& G = rest_global_[size_t(joint)];
+            muscle_global_ = G;
             checkWorld(local, G, where + " muscle mesh");
             for (const glm::vec3& p : local) md.vertices.push_back(glm::vec3(G * glm::vec4(p, 1.0f)));
             for (size_t t = 0; t + 2 < g.indices.size(); t += 3)

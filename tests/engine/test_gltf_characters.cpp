@@ -322,4 +322,28 @@ TEST(GltfCharacters, AuthoringMistakesAreReported) {
     EXPECT_EQ(s.desc.muscles.size(), 1u);
 }
 
+// Vertex sets that survive an editor's round trip: named marker nodes
+// (Blender empties parented to the muscle) with a radius, in place of
+// vertex indices an editor reorders.
+TEST(GltfCharacters, MarkerNodesSelectTheVerticesAroundThem) {
+    Builder b = gltf_test::muscleFile({{"origins", {{"marker", "origin marker"}, {"radius", 0.1}}},
+                                       {"insertions", {{"marker", "insertion marker"}, {"radius", 0.1}}},
+                                       {"origin_bone", "bone"},
+                                       {"insertion_bone", "hand"}});
+    // Children of the muscle node (at (0.5, 0, 0) in the world): the
+    // tetrahedron's vertex 0 is at its origin, vertex 3 at (0, 0, 1).
+    const int o = b.node({{"name", "origin marker"}, {"translation", {0.01, 0, 0}}});
+    const int i = b.node({{"name", "insertion marker"}, {"translation", {0, 0.02, 1}}});
+    b.doc["nodes"][2]["children"] = {o, i};
+    Scene s;
+    ASSERT_EQ(load(b, s), "");
+    ASSERT_EQ(s.desc.muscles.size(), 1u);
+    EXPECT_EQ(s.desc.muscles[0].origin_sets, (std::vector<std::vector<uint32_t>>{{0}}));
+    EXPECT_EQ(s.desc.muscles[0].insertion_sets, (std::vector<std::vector<uint32_t>>{{3}}));
+    // A marker that is not there is named.
+    b.doc["nodes"][size_t(i)]["name"] = "renamed";
+    const std::string e = load(b, s);
+    EXPECT_NE(e.find("'insertions' 'marker': no node named 'insertion marker'"), std::string::npos) << e;
+}
+
 }  // namespace
