@@ -11,6 +11,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 #include "app/run_report.h"
+#include "app/scene_content.h"
 #include "app/scene_driver.h"
 #include "app/solver_flags.h"
 
@@ -60,6 +61,8 @@ int runCommand(const Args& raw) {
             std::fprintf(stderr, "msxpbd run: %s\n", e.c_str());
             return 1;
         }
+        for (const std::string& w : driver.scene().warnings)
+            std::fprintf(stderr, "msxpbd run: %s: warning: %s\n", scene->c_str(), w.c_str());
         if (args.has("--animation") && driver.animation() != animation)
             throw CliError("--animation: the scene has " + std::to_string(driver.scene().animations.size()) +
                            " animation(s)");
@@ -80,7 +83,22 @@ int runCommand(const Args& raw) {
             recorder.addFrame(std::chrono::duration<double, std::milli>(t1 - t0).count(), driver.sim());
         }
         nlohmann::json report = runReport(*scene, driver.sim(), recorder, failure);
-        if (!args.flag("--quiet")) printRunSummary(std::cout, report);
+        // The meshes, skins and animations, and where the meshes are at the
+        // final time (so skinning can be checked numerically).
+        report["content"] = sceneContent(driver.scene(), driver.animation(), driver.animationTime());
+        if (!args.flag("--quiet")) {
+            printRunSummary(std::cout, report);
+            if (driver.sim().world().muscles.empty()) {
+                const auto& b = report["content"]["posed"]["bounds"];
+                std::cout << "no muscles: loaded " << describeContent(report["content"]);
+                if (!b.is_null())
+                    std::cout << "; meshes at t = " << report["content"]["posed"]["time"].get<double>() << " s within ["
+                              << b["min"][0].get<double>() << ", " << b["min"][1].get<double>() << ", "
+                              << b["min"][2].get<double>() << "] .. [" << b["max"][0].get<double>() << ", "
+                              << b["max"][1].get<double>() << ", " << b["max"][2].get<double>() << "] m";
+                std::cout << "\n";
+            }
+        }
         if (auto out = args.get("--json")) {
             if (*out == "-") {
                 std::cout << report.dump(2) << "\n";

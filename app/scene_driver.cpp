@@ -72,6 +72,7 @@ double SceneDriver::duration() const { return animation() >= 0 ? scene_.duration
 
 double SceneDriver::animationTime(double t) const {
     const double d = duration();
+    if (isStatic()) return 0.0;  // nothing moves: the clock stays at 0
     if (!(d > 0.0)) return t;  // no animation: the timeline is the simulated time
     if (t <= 0.0) return 0.0;
     if (!loop_) return std::min(t, d);
@@ -80,6 +81,8 @@ double SceneDriver::animationTime(double t) const {
     const double w = t - d * std::floor(t / d);
     return w <= 1e-9 ? d : w;
 }
+
+bool SceneDriver::isStatic() const { return animation() < 0 && sim_->world().muscles.empty(); }
 
 bool SceneDriver::atEnd() const {
     const double d = duration();

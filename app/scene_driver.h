@@ -85,7 +85,10 @@ public:
     int64_t frame() const { return sim_->frame(); }
     double time() const { return sim_->time(); }
     double duration() const;            // of the animation in use (0: none)
-    // The animation's time at sim time t (it loops); without an animation, t.
+    // No muscles and no animation (a static character): nothing to step.
+    bool isStatic() const;
+    // The animation's time at sim time t (it loops); without an animation, t
+    // (0 for a static scene: its clock does not count up).
     double animationTime(double t) const;
     double animationTime() const { return animationTime(time()); }
     // True when the animation does not loop and the next frame would pass its end.

@@ -85,4 +85,41 @@ glm::vec4 sampleChannel(const AnimationChannel& c, double t) {
     return value(k);
 }
 
+void sampleWeights(const AnimationChannel& c, double t, std::span<float> out) {
+    const bool cubic = c.interpolation == Interpolation::CubicSpline;
+    const size_t stride = cubic ? 3 : 1;
+    const size_t width = size_t(std::max(c.width, 0));
+    const size_t m = std::min(width, out.size());
+    if (width == 0 || m == 0) return;
+    const size_t n = std::min(c.times.size(), c.weights.size() / (width * stride));
+    if (n == 0) return;
+    // Entry e (0: in-tangent, 1: value, 2: out-tangent for CUBICSPLINE) of key k, weight i.
+    auto at = [&](size_t k, size_t e, size_t i) { return double(c.weights[(k * stride + e) * width + i]); };
+    const size_t ve = cubic ? 1 : 0;
+    auto hold = [&](size_t k) {
+        for (size_t i = 0; i < m; ++i) out[i] = float(at(k, ve, i));
+    };
+    if (!(t > double(c.times[0])) || n == 1) return hold(0);
+    if (t >= double(c.times[n - 1])) return hold(n - 1);
+    size_t k = size_t(std::upper_bound(c.times.begin(), c.times.begin() + n, float(t)) - c.times.begin());
+    k = k == 0 ? 0 : k - 1;
+    while (k + 1 < n && double(c.times[k + 1]) <= t) ++k;
+    while (k > 0 && double(c.times[k]) > t) --k;
+    const double td = double(c.times[k + 1]) - double(c.times[k]);
+    const double s = td > 0.0 ? std::clamp((t - double(c.times[k])) / td, 0.0, 1.0) : 0.0;
+    for (size_t i = 0; i < m; ++i) {
+        switch (c.interpolation) {
+            case Interpolation::Step: out[i] = float(at(k, 0, i)); break;
+            case Interpolation::Linear: out[i] = float(at(k, 0, i) * (1.0 - s) + at(k + 1, 0, i) * s); break;
+            case Interpolation::CubicSpline: {
+                const double p0 = at(k, 1, i), m0 = at(k, 2, i) * td, p1 = at(k + 1, 1, i), m1 = at(k + 1, 0, i) * td;
+                const double s2 = s * s, s3 = s2 * s;
+                out[i] = float((2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * m0 + (-2 * s3 + 3 * s2) * p1 +
+                               (s3 - s2) * m1);
+                break;
+            }
+        }
+    }
+}
+
 }  // namespace engine

@@ -29,6 +29,9 @@ constexpr size_t kMaxPrimitives = 65536;         // all meshes together
 constexpr size_t kMaxAnimations = 4096;
 constexpr size_t kMaxChannels = 65536;           // all animations together (samplers likewise)
 constexpr size_t kMaxOtherObjects = 4096;        // materials, textures, images, samplers, skins, scenes, cameras
+constexpr size_t kMaxInfluenceSets = 16;         // JOINTS_n/WEIGHTS_n pairs per primitive (64 influences)
+constexpr size_t kMaxMorphTargets = 256;         // morph targets per primitive
+constexpr int kMaxTextureSize = 16384;           // texels along either side of a decoded image
 // Decoded data: every accessor read (each time it is read) and every array
 // sized from the file counts against this budget, in bytes as stored
 // decoded (8-byte doubles per component while decoding).

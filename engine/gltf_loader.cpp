@@ -4,8 +4,10 @@
 // (docs/scene-format.md) is interpreted here. Every bound applied is listed in
 // engine/gltf_input.h and docs/scene-format.md ("Limits"): the JSON is scanned
 // for depth before any recursive parser sees it, tinygltf reads files only
-// through the callbacks below (buffers inside the scene's folder, never
-// images), and every decoded array counts against a per-file budget.
+// through the callbacks below (buffers inside the scene's folder; images are
+// read by the converter, inside the folder too, and decoded only when a drawn
+// material uses them), and every decoded array counts against a per-file
+// budget.
 #include "engine/gltf_loader.h"
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "engine/gltf_input.h"
+#include "engine/image_decode.h"
 #include "sim/mesh_topology.h"
 
 namespace engine {
@@ -335,116 +338,331 @@ std::string getName(const json& v, const std::string& where) {
 struct Geometry {
     std::vector<glm::vec3> positions, normals;
     std::vector<uint32_t> indices;
-    std::vector<glm::uvec4> joints;
+    std::vector<glm::uvec4> joints;   // `sets` per vertex
     std::vector<glm::vec4> weights;
+    int sets = 0;
+    std::vector<glm::vec2> uvs;       // base colour texture coordinates (render primitives only)
+    std::vector<std::vector<glm::vec3>> targets;  // morph target position offsets (render primitives only)
     glm::vec3 color{0.85f, 0.82f, 0.75f};
     float alpha = 1.0f;   // baseColorFactor alpha (BLEND only; 1 otherwise)
     bool blend = false;   // alphaMode BLEND: drawn translucent
     bool cut = false;     // alphaMode MASK with alpha below alphaCutoff: nothing is drawn
+    float alpha_cutoff = -1.0f;  // MASK with a texture: per texel
+    int texture = -1;     // the file's texture index of baseColorTexture
     bool has_normals = true;
+    bool drawn = false;   // a triangle primitive (points and lines are skipped)
 };
 
-Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const std::string& where, Budget& budget) {
+// What readPrimitive reads beyond positions and triangles.
+struct PrimitiveReads {
+    bool skinned = false;
+    bool render = false;  // texture coordinates and morph targets (drawn meshes only)
+};
+
+const char* modeName(int mode) {
+    switch (mode) {
+        case TINYGLTF_MODE_POINTS: return "POINTS";
+        case TINYGLTF_MODE_LINE: return "LINES";
+        case TINYGLTF_MODE_LINE_LOOP: return "LINE_LOOP";
+        case 3: return "LINE_STRIP";
+        case TINYGLTF_MODE_TRIANGLE_STRIP: return "TRIANGLE_STRIP";
+        case TINYGLTF_MODE_TRIANGLE_FAN: return "TRIANGLE_FAN";
+        default: return "TRIANGLES";
+    }
+}
+
+// The material of a primitive: colour, how it is drawn (docs/scene-format.md,
+// "Translucent meshes": OPAQUE ignores alpha, MASK with a constant colour is
+// all kept or all cut (alpha against alphaCutoff), BLEND is drawn
+// translucent) and its base colour texture.
+void readMaterial(const tinygltf::Model& m, int material, Geometry& g) {
+    if (material < 0 || size_t(material) >= m.materials.size()) return;
+    const tinygltf::Material& mat = m.materials[size_t(material)];
+    const auto& f = mat.pbrMetallicRoughness.baseColorFactor;
+    if (f.size() >= 3 && finiteFloat(f[0]) && finiteFloat(f[1]) && finiteFloat(f[2]))
+        g.color = glm::clamp(glm::vec3(float(f[0]), float(f[1]), float(f[2])), 0.0f, 1.0f);
+    const float a = f.size() >= 4 && std::isfinite(f[3]) ? float(std::clamp(f[3], 0.0, 1.0)) : 1.0f;
+    const double cutoff = std::isfinite(mat.alphaCutoff) ? mat.alphaCutoff : 0.5;
+    g.texture = mat.pbrMetallicRoughness.baseColorTexture.index;
+    if (mat.alphaMode == "BLEND") {
+        g.blend = true;
+        g.alpha = a;
+    } else if (mat.alphaMode == "MASK") {
+        g.cut = !(double(a) >= cutoff);
+        if (g.texture >= 0) g.alpha_cutoff = float(std::clamp(cutoff / std::max(double(a), 1e-6), 0.0, 2.0));
+    }
+}
+
+// One primitive: positions, normals, triangles (strips and fans converted),
+// skin influences (every JOINTS_n/WEIGHTS_n set) and, for drawn meshes, the
+// base colour texture coordinates and the morph targets. Points and lines
+// come back with drawn = false and a warning.
+Geometry readPrimitive(const tinygltf::Model& m, int mesh_index, size_t pi, PrimitiveReads reads,
+                       const std::string& where, Budget& budget, std::vector<std::string>& warnings) {
+    const tinygltf::Mesh& mesh = m.meshes[size_t(mesh_index)];
+    const tinygltf::Primitive& prim = mesh.primitives[pi];
+    const std::string pw = where + ", mesh " + std::to_string(mesh_index) + " primitive " + std::to_string(pi);
+    Geometry g;
+    const int mode = prim.mode == -1 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
+    if (mode < TINYGLTF_MODE_POINTS || mode > TINYGLTF_MODE_TRIANGLE_FAN) {
+        warnings.push_back(pw + ": unknown mode " + std::to_string(mode) + ": skipped (not drawn)");
+        return g;
+    }
+    if (mode < TINYGLTF_MODE_TRIANGLES) {
+        warnings.push_back(pw + ": mode " + modeName(mode) +
+                           " is skipped: msxpbd draws and simulates triangles only (points and lines are not drawn)");
+        return g;
+    }
+    auto it = prim.attributes.find("POSITION");
+    if (it == prim.attributes.end()) fail(pw + ": no POSITION attribute");
+    AccessorData pos = readAccessor(m, it->second, pw + " POSITION", budget);
+    requireComps(pos, 3, pw + " POSITION");
+    for (size_t i = 0; i < pos.v.size(); ++i)
+        if (!(std::fabs(pos.v[i]) <= lim::kMaxCoordinate))
+            fail(pw + " POSITION: vertex " + std::to_string(i / 3) + " coordinate " + fmt(pos.v[i]) +
+                 " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) + " m)");
+    for (size_t i = 0; i < pos.count; ++i) g.positions.emplace_back(pos.v[3 * i], pos.v[3 * i + 1], pos.v[3 * i + 2]);
+    auto nit = prim.attributes.find("NORMAL");
+    if (nit != prim.attributes.end()) {
+        AccessorData n = readAccessor(m, nit->second, pw + " NORMAL", budget);
+        requireComps(n, 3, pw + " NORMAL");
+        if (n.count != pos.count) fail(pw + ": NORMAL count differs from POSITION count");
+        for (size_t i = 0; i < n.count; ++i) g.normals.emplace_back(n.v[3 * i], n.v[3 * i + 1], n.v[3 * i + 2]);
+    } else {
+        g.has_normals = false;
+        g.normals.resize(g.positions.size(), glm::vec3(0.0f));
+    }
+    if (reads.skinned) {
+        // Every JOINTS_n/WEIGHTS_n pair, n = 0, 1, ... (glTF 2.0, 3.7.3.3).
+        for (int set = 0;; ++set) {
+            const std::string js = "JOINTS_" + std::to_string(set), ws = "WEIGHTS_" + std::to_string(set);
+            auto jit = prim.attributes.find(js);
+            auto wit = prim.attributes.find(ws);
+            if (jit == prim.attributes.end() && wit == prim.attributes.end()) {
+                if (set == 0) fail(pw + ": skinned mesh without JOINTS_0/WEIGHTS_0");
+                break;
+            }
+            if (jit == prim.attributes.end() || wit == prim.attributes.end())
+                fail(pw + ": " + (jit == prim.attributes.end() ? ws + " without " + js : js + " without " + ws));
+            if (set >= int(lim::kMaxInfluenceSets))
+                fail(pw + ": more than " + std::to_string(lim::kMaxInfluenceSets) + " JOINTS_n/WEIGHTS_n sets (" +
+                     std::to_string(4 * lim::kMaxInfluenceSets) + " influences per vertex)");
+            AccessorData j = readAccessor(m, jit->second, pw + " " + js, budget);
+            AccessorData w = readAccessor(m, wit->second, pw + " " + ws, budget);
+            requireComps(j, 4, pw + " " + js);
+            requireComps(w, 4, pw + " " + ws);
+            if (j.count != pos.count || w.count != pos.count) fail(pw + ": " + js + "/" + ws + " count differs from POSITION");
+            if (j.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT) fail(pw + " " + js + ": must be an integer type");
+            budget.charge(uint64_t(pos.count) * (sizeof(glm::uvec4) + sizeof(glm::vec4)), pw + " " + js);
+            g.sets = set + 1;
+            std::vector<glm::uvec4> joints;
+            std::vector<glm::vec4> weights;
+            joints.reserve(g.positions.size() * size_t(g.sets));
+            weights.reserve(g.positions.size() * size_t(g.sets));
+            for (size_t i = 0; i < pos.count; ++i) {
+                for (int s = 0; s < set; ++s) {
+                    joints.push_back(g.joints[i * size_t(set) + size_t(s)]);
+                    weights.push_back(g.weights[i * size_t(set) + size_t(s)]);
+                }
+                glm::uvec4 ji;
+                for (int c = 0; c < 4; ++c) {
+                    double d = j.v[4 * i + size_t(c)];
+                    if (d < 0 || d > 65535) fail(pw + " " + js + ": joint index out of range");
+                    ji[c] = uint32_t(d);
+                }
+                joints.push_back(ji);
+                weights.emplace_back(w.v[4 * i], w.v[4 * i + 1], w.v[4 * i + 2], w.v[4 * i + 3]);
+            }
+            g.joints = std::move(joints);
+            g.weights = std::move(weights);
+        }
+        // The weights of a vertex sum to 1 (glTF 2.0, 3.7.3.3); a file whose
+        // do not (rounded 8-bit weights, a lost set) is renormalised, so a
+        // vertex never shrinks toward the origin.
+        const size_t sets = size_t(g.sets);
+        size_t unweighted = 0;
+        for (size_t v = 0; v < g.positions.size(); ++v) {
+            double sum = 0.0;
+            for (size_t s = 0; s < sets; ++s)
+                for (int c = 0; c < 4; ++c) sum += std::max(0.0f, g.weights[v * sets + s][c]);
+            if (!(sum > 0.0)) {
+                ++unweighted;
+                continue;
+            }
+            if (std::fabs(sum - 1.0) > 1e-3)
+                for (size_t s = 0; s < sets; ++s) g.weights[v * sets + s] = glm::max(g.weights[v * sets + s], 0.0f) / float(sum);
+        }
+        if (unweighted > 0)
+            warnings.push_back(pw + ": " + std::to_string(unweighted) +
+                               " vertices have no skin weight (they are drawn at the skeleton's origin)");
+    }
+    if (reads.render) {
+        // Morph targets: position offsets per vertex (normals are recomputed
+        // from the posed triangles anyway).
+        if (prim.targets.size() > lim::kMaxMorphTargets)
+            fail(pw + ": " + std::to_string(prim.targets.size()) + " morph targets; the limit is " +
+                 std::to_string(lim::kMaxMorphTargets));
+        for (size_t t = 0; t < prim.targets.size(); ++t) {
+            std::vector<glm::vec3> d;
+            auto tp = prim.targets[t].find("POSITION");
+            if (tp != prim.targets[t].end()) {
+                const std::string tw = pw + " morph target " + std::to_string(t) + " POSITION";
+                AccessorData a = readAccessor(m, tp->second, tw, budget);
+                requireComps(a, 3, tw);
+                if (a.count != pos.count) fail(tw + ": count differs from POSITION count");
+                for (size_t i = 0; i < a.v.size(); ++i)
+                    if (!(std::fabs(a.v[i]) <= lim::kMaxCoordinate))
+                        fail(tw + ": offset " + fmt(a.v[i]) + " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) + " m)");
+                d.reserve(a.count);
+                for (size_t i = 0; i < a.count; ++i) d.emplace_back(a.v[3 * i], a.v[3 * i + 1], a.v[3 * i + 2]);
+            } else {
+                budget.charge(uint64_t(pos.count) * sizeof(glm::vec3), pw + " morph target " + std::to_string(t));
+                d.assign(pos.count, glm::vec3(0.0f));
+            }
+            g.targets.push_back(std::move(d));
+        }
+    }
+    readMaterial(m, prim.material, g);
+    if (reads.render && g.texture >= 0) {
+        // The texture's coordinate set (texCoord, or KHR_texture_transform's
+        // override) with the transform applied.
+        const tinygltf::TextureInfo& ti = m.materials[size_t(prim.material)].pbrMetallicRoughness.baseColorTexture;
+        int set = ti.texCoord;
+        glm::vec2 offset(0.0f), scale(1.0f);
+        float rotation = 0.0f;
+        auto ext = ti.extensions.find("KHR_texture_transform");
+        if (ext != ti.extensions.end() && ext->second.IsObject()) {
+            const tinygltf::Value& x = ext->second;
+            auto num = [](const tinygltf::Value& v, double def) {
+                const double d = v.IsNumber() ? v.GetNumberAsDouble() : def;
+                return finiteFloat(d) && std::fabs(d) <= lim::kMaxCoordinate ? float(d) : float(def);
+            };
+            auto pair = [&](const char* key, glm::vec2 def) {
+                const tinygltf::Value& v = x.Get(key);
+                if (!v.IsArray() || v.ArrayLen() != 2) return def;
+                return glm::vec2(num(v.Get(0), def.x), num(v.Get(1), def.y));
+            };
+            offset = pair("offset", offset);
+            scale = pair("scale", scale);
+            rotation = num(x.Get("rotation"), 0.0);
+            if (x.Get("texCoord").IsInt()) set = x.Get("texCoord").GetNumberAsInt();
+        }
+        auto uvit = prim.attributes.find("TEXCOORD_" + std::to_string(set));
+        if (set < 0 || set > 15 || uvit == prim.attributes.end()) {
+            warnings.push_back(pw + ": the base colour texture uses TEXCOORD_" + std::to_string(set) +
+                               ", which the primitive lacks: drawn without the texture");
+            g.texture = -1;
+        } else {
+            const std::string uw = pw + " TEXCOORD_" + std::to_string(set);
+            AccessorData uv = readAccessor(m, uvit->second, uw, budget);
+            requireComps(uv, 2, uw);
+            if (uv.count != pos.count) fail(uw + ": count differs from POSITION count");
+            const float c = std::cos(rotation), sn = std::sin(rotation);
+            for (size_t i = 0; i < uv.count; ++i) {
+                const float u = float(uv.v[2 * i]), v = float(uv.v[2 * i + 1]);
+                // KHR_texture_transform: T · R · S (rotation counter-clockwise in UV space).
+                const float su = scale.x * u, sv = scale.y * v;
+                glm::vec2 r(c * su + sn * sv + offset.x, -sn * su + c * sv + offset.y);
+                if (!std::isfinite(r.x) || !std::isfinite(r.y) || std::fabs(r.x) > 1e6f || std::fabs(r.y) > 1e6f)
+                    r = glm::vec2(0.0f);
+                g.uvs.push_back(r);
+            }
+        }
+    }
+    // Triangles: the vertex order of the primitive, as listed or implied.
+    std::vector<uint32_t> order;
+    if (prim.indices >= 0) {
+        AccessorData idx = readAccessor(m, prim.indices, pw + " indices", budget);
+        requireComps(idx, 1, pw + " indices");
+        if (idx.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT || idx.component_type == TINYGLTF_COMPONENT_TYPE_BYTE ||
+            idx.component_type == TINYGLTF_COMPONENT_TYPE_SHORT)
+            fail(pw + " indices: componentType must be an unsigned integer type");
+        if (mode == TINYGLTF_MODE_TRIANGLES && idx.count % 3 != 0) fail(pw + " indices: count is not a multiple of 3");
+        order.reserve(idx.count);
+        for (double d : idx.v) {
+            if (d >= double(pos.count))
+                fail(pw + " indices: vertex index " + std::to_string(uint64_t(d)) + " out of range (" +
+                     std::to_string(pos.count) + " vertices)");
+            order.push_back(uint32_t(d));
+        }
+    } else {
+        if (mode == TINYGLTF_MODE_TRIANGLES && pos.count % 3 != 0)
+            fail(pw + ": non-indexed triangle count is not a multiple of 3");
+        order.resize(pos.count);
+        for (size_t i = 0; i < pos.count; ++i) order[i] = uint32_t(i);
+    }
+    if (mode == TINYGLTF_MODE_TRIANGLES) {
+        g.indices = std::move(order);
+    } else {
+        // glTF 2.0, 3.7.2.1: strip triangle i is (v_i, v_{i+1+i%2}, v_{i+2−i%2}),
+        // fan triangle i is (v_{i+1}, v_{i+2}, v_0); degenerate ones (strip
+        // restarts) draw nothing and are dropped.
+        const bool strip = mode == TINYGLTF_MODE_TRIANGLE_STRIP;
+        for (size_t i = 0; i + 2 < order.size(); ++i) {
+            uint32_t a, b, c;
+            if (strip) {
+                a = order[i];
+                b = order[i + 1 + i % 2];
+                c = order[i + 2 - i % 2];
+            } else {
+                a = order[i + 1];
+                b = order[i + 2];
+                c = order[0];
+            }
+            if (a == b || b == c || a == c) continue;
+            g.indices.insert(g.indices.end(), {a, b, c});
+        }
+    }
+    g.drawn = true;
+    return g;
+}
+
+// Area-weighted vertex normals where the file gives none.
+void computeMissingNormals(Geometry& g) {
+    if (g.has_normals) return;
+    std::fill(g.normals.begin(), g.normals.end(), glm::vec3(0.0f));
+    for (size_t t = 0; t + 2 < g.indices.size(); t += 3) {
+        glm::vec3 a = g.positions[g.indices[t]], b = g.positions[g.indices[t + 1]], c = g.positions[g.indices[t + 2]];
+        glm::vec3 n = glm::cross(b - a, c - a);
+        for (int k = 0; k < 3; ++k) g.normals[g.indices[t + size_t(k)]] += n;
+    }
+    for (glm::vec3& n : g.normals) {
+        float l = glm::length(n);
+        n = l > 0.0f ? n / l : glm::vec3(0, 1, 0);
+    }
+}
+
+// Every triangle primitive of a mesh as one geometry (muscles and bone
+// bodies): the first primitive with a material decides its colour.
+Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const std::string& where, Budget& budget,
+                  std::vector<std::string>& warnings) {
     if (mesh_index < 0 || size_t(mesh_index) >= m.meshes.size())
         fail(where + ": mesh " + std::to_string(mesh_index) + " out of range");
     const tinygltf::Mesh& mesh = m.meshes[size_t(mesh_index)];
     Geometry g;
     bool color_set = false;
     for (size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
-        const tinygltf::Primitive& prim = mesh.primitives[pi];
-        const std::string pw = where + ", mesh " + std::to_string(mesh_index) + " primitive " + std::to_string(pi);
-        if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;  // points/lines/strips: skipped
-        auto it = prim.attributes.find("POSITION");
-        if (it == prim.attributes.end()) fail(pw + ": no POSITION attribute");
-        AccessorData pos = readAccessor(m, it->second, pw + " POSITION", budget);
-        requireComps(pos, 3, pw + " POSITION");
+        Geometry p = readPrimitive(m, mesh_index, pi, {skinned, false}, where, budget, warnings);
+        if (!p.drawn) continue;
         const size_t base = g.positions.size();
-        if (base + pos.count > lim::kMaxAccessorElements) fail(pw + ": too many vertices");
-        for (size_t i = 0; i < pos.v.size(); ++i)
-            if (!(std::fabs(pos.v[i]) <= lim::kMaxCoordinate))
-                fail(pw + " POSITION: vertex " + std::to_string(i / 3) + " coordinate " + fmt(pos.v[i]) +
-                     " is out of range (|x| <= " + fmt(lim::kMaxCoordinate) + " m)");
-        for (size_t i = 0; i < pos.count; ++i)
-            g.positions.emplace_back(pos.v[3 * i], pos.v[3 * i + 1], pos.v[3 * i + 2]);
-        auto nit = prim.attributes.find("NORMAL");
-        if (nit != prim.attributes.end()) {
-            AccessorData n = readAccessor(m, nit->second, pw + " NORMAL", budget);
-            requireComps(n, 3, pw + " NORMAL");
-            if (n.count != pos.count) fail(pw + ": NORMAL count differs from POSITION count");
-            for (size_t i = 0; i < n.count; ++i) g.normals.emplace_back(n.v[3 * i], n.v[3 * i + 1], n.v[3 * i + 2]);
-        } else {
-            g.has_normals = false;
-            g.normals.resize(g.positions.size(), glm::vec3(0.0f));
-        }
-        if (skinned) {
-            auto jit = prim.attributes.find("JOINTS_0");
-            auto wit = prim.attributes.find("WEIGHTS_0");
-            if (jit == prim.attributes.end() || wit == prim.attributes.end())
-                fail(pw + ": skinned mesh without JOINTS_0/WEIGHTS_0");
-            AccessorData j = readAccessor(m, jit->second, pw + " JOINTS_0", budget);
-            AccessorData w = readAccessor(m, wit->second, pw + " WEIGHTS_0", budget);
-            requireComps(j, 4, pw + " JOINTS_0");
-            requireComps(w, 4, pw + " WEIGHTS_0");
-            if (j.count != pos.count || w.count != pos.count) fail(pw + ": JOINTS_0/WEIGHTS_0 count differs from POSITION");
-            if (j.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT) fail(pw + " JOINTS_0: must be an integer type");
-            for (size_t i = 0; i < pos.count; ++i) {
-                glm::uvec4 ji;
-                for (int c = 0; c < 4; ++c) {
-                    double d = j.v[4 * i + size_t(c)];
-                    if (d < 0 || d > 65535) fail(pw + " JOINTS_0: joint index out of range");
-                    ji[c] = uint32_t(d);
-                }
-                g.joints.push_back(ji);
-                g.weights.emplace_back(w.v[4 * i], w.v[4 * i + 1], w.v[4 * i + 2], w.v[4 * i + 3]);
-            }
-        }
-        if (prim.indices >= 0) {
-            AccessorData idx = readAccessor(m, prim.indices, pw + " indices", budget);
-            requireComps(idx, 1, pw + " indices");
-            if (idx.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT || idx.component_type == TINYGLTF_COMPONENT_TYPE_BYTE ||
-                idx.component_type == TINYGLTF_COMPONENT_TYPE_SHORT)
-                fail(pw + " indices: componentType must be an unsigned integer type");
-            if (idx.count % 3 != 0) fail(pw + " indices: count is not a multiple of 3");
-            for (double d : idx.v) {
-                if (d >= double(pos.count))
-                    fail(pw + " indices: vertex index " + std::to_string(uint64_t(d)) + " out of range (" +
-                         std::to_string(pos.count) + " vertices)");
-                g.indices.push_back(uint32_t(base + size_t(d)));
-            }
-        } else {
-            if (pos.count % 3 != 0) fail(pw + ": non-indexed triangle count is not a multiple of 3");
-            for (size_t i = 0; i < pos.count; ++i) g.indices.push_back(uint32_t(base + i));
-        }
-        if (!color_set && prim.material >= 0 && size_t(prim.material) < m.materials.size()) {
-            // The first material decides the mesh's colour and how it is
-            // drawn (docs/scene-format.md, "Translucent meshes"): OPAQUE
-            // ignores alpha, MASK with a constant colour is all kept or all
-            // cut (alpha against alphaCutoff), BLEND is drawn translucent.
-            const tinygltf::Material& mat = m.materials[size_t(prim.material)];
-            const auto& f = mat.pbrMetallicRoughness.baseColorFactor;
-            if (f.size() >= 3) g.color = glm::vec3(float(f[0]), float(f[1]), float(f[2]));
-            const float a = f.size() >= 4 && std::isfinite(f[3]) ? float(std::clamp(f[3], 0.0, 1.0)) : 1.0f;
-            if (mat.alphaMode == "BLEND") {
-                g.blend = true;
-                g.alpha = a;
-            } else if (mat.alphaMode == "MASK") {
-                g.cut = !(double(a) >= (std::isfinite(mat.alphaCutoff) ? mat.alphaCutoff : 0.5));
-            }
+        if (base + p.positions.size() > lim::kMaxAccessorElements)
+            fail(where + ", mesh " + std::to_string(mesh_index) + " primitive " + std::to_string(pi) +
+                 ": too many vertices");
+        g.positions.insert(g.positions.end(), p.positions.begin(), p.positions.end());
+        g.normals.insert(g.normals.end(), p.normals.begin(), p.normals.end());
+        g.has_normals = g.has_normals && p.has_normals;
+        for (uint32_t i : p.indices) g.indices.push_back(uint32_t(base + i));
+        if (!color_set && mesh.primitives[pi].material >= 0 &&
+            size_t(mesh.primitives[pi].material) < m.materials.size()) {
+            g.color = p.color;
+            g.alpha = p.alpha;
+            g.blend = p.blend;
+            g.cut = p.cut;
             color_set = true;
         }
+        g.drawn = true;
     }
-    if (!g.has_normals) {  // area-weighted vertex normals
-        std::fill(g.normals.begin(), g.normals.end(), glm::vec3(0.0f));
-        for (size_t t = 0; t + 2 < g.indices.size(); t += 3) {
-            glm::vec3 a = g.positions[g.indices[t]], b = g.positions[g.indices[t + 1]], c = g.positions[g.indices[t + 2]];
-            glm::vec3 n = glm::cross(b - a, c - a);
-            for (int k = 0; k < 3; ++k) g.normals[g.indices[t + size_t(k)]] += n;
-        }
-        for (glm::vec3& n : g.normals) {
-            float l = glm::length(n);
-            n = l > 0.0f ? n / l : glm::vec3(0, 1, 0);
-        }
-    }
+    computeMissingNormals(g);
     return g;
 }
 
@@ -559,7 +777,10 @@ void checkWorld(const std::vector<glm::vec3>& local, const glm::mat4& G, const s
 
 class Converter {
 public:
-    Converter(const tinygltf::Model& m, Scene& s, uint64_t budget) : m_(m), s_(s) {
+    // `base_dir`: where external images are read from (inside it only);
+    // `external_room`: how many bytes they may take together.
+    Converter(const tinygltf::Model& m, Scene& s, uint64_t budget, std::string base_dir, uint64_t external_room)
+        : m_(m), s_(s), base_dir_(std::move(base_dir)), external_room_(external_room) {
         budget_.total = budget_.left = budget;
     }
 
@@ -570,6 +791,7 @@ public:
         readMuscles();
         readRenderMeshes();
         readAnimations();
+        finishWarnings();
     }
 
 private:
@@ -582,6 +804,26 @@ private:
     std::vector<int> muscle_nodes_;
     std::map<std::string, int> muscle_by_name_;
     std::map<int, int> body_of_joint_;
+    glm::mat4 muscle_global_{1.0f};  // the rest transform of the muscle being read (marker vertex sets)
+    std::string base_dir_;
+    uint64_t external_room_ = 0;
+    std::map<int, int> texture_of_;  // the file's texture → Scene::textures (−1: not drawable)
+    std::vector<std::string> warnings_;
+
+    // Duplicates dropped (a mesh read by several nodes warns once), at most
+    // kMaxWarnings kept.
+    void finishWarnings() {
+        constexpr size_t kMaxWarnings = 32;
+        std::vector<std::string> out;
+        for (const std::string& w : warnings_)
+            if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+        if (out.size() > kMaxWarnings) {
+            const size_t more = out.size() - kMaxWarnings;
+            out.resize(kMaxWarnings);
+            out.push_back("... and " + std::to_string(more) + " more warnings");
+        }
+        s_.warnings = std::move(out);
+    }
 
     void buildSkeleton() {
         const size_t n = m_.nodes.size();
@@ -679,11 +921,32 @@ private:
             json o = schemaObject(node_extras_[ni], kMuscleKey, nodeName(m_, int(ni)));
             if (o.is_null()) continue;
             if (m_.nodes[ni].mesh < 0) fail(nodeName(m_, int(ni)) + ": muscle node has no mesh");
+            if (m_.nodes[ni].skin >= 0)
+                fail(nodeName(m_, int(ni)) + ": muscle is skinned (its node has skin " + std::to_string(m_.nodes[ni].skin) +
+                     "; in Blender: parented with Armature Deform, or an Armature modifier): a muscle is a plain mesh "
+                     "parented to its bone (Object or Bone parent) that the simulation moves, and its vertex sets are "
+                     "read in its own bind space (docs/scene-format.md)");
             if (muscle_nodes_.size() >= lim::kMaxMuscles)
                 fail(nodeName(m_, int(ni)) + ": more than " + std::to_string(lim::kMaxMuscles) + " muscles");
             muscle_by_name_.emplace(s_.skeleton.joints[size_t(node_joint_[ni])].name, int(muscle_nodes_.size()));
             muscle_nodes_.push_back(int(ni));
         }
+        if (!muscle_nodes_.empty()) return;
+        // No muscle: say so, and where the properties went when an exporter
+        // put them somewhere else (Blender: Mesh data properties land on the
+        // glTF mesh, not on the node).
+        std::string misplaced;
+        for (size_t mi = 0; mi < m_.meshes.size() && misplaced.empty(); ++mi)
+            if (m_.meshes[mi].extras_json_string.find(kMuscleKey) != std::string::npos)
+                misplaced = "mesh " + std::to_string(mi) + (m_.meshes[mi].name.empty() ? "" : " '" + m_.meshes[mi].name + "'");
+        if (!misplaced.empty())
+            warnings_.push_back("0 muscles: " + misplaced + " carries '" + kMuscleKey +
+                                "' in its extras, but muscles are read from node extras (in Blender: an Object custom "
+                                "property, not a Mesh data one; docs/scene-format.md)");
+        else if (!m_.meshes.empty())
+            warnings_.push_back(std::string("0 muscles: no node has extras.") + kMuscleKey +
+                                " (drawn as a character only; to simulate muscles, give their nodes that property and "
+                                "export custom properties: docs/scene-format.md)");
     }
 
     int jointByName(const json& v, const std::string& where) {
@@ -728,7 +991,7 @@ private:
         }
         const tinygltf::Node& node = m_.nodes[size_t(ni)];
         if (!shaped && node.mesh >= 0 && node.skin < 0) {
-            Geometry g = readMesh(m_, node.mesh, false, where, budget_);
+            Geometry g = readMesh(m_, node.mesh, false, where, budget_, warnings_);
             std::vector<glm::vec3> welded;
             std::vector<uint32_t> map = weld(g.positions, welded);
             checkWorld(welded, b.transform, where + " body mesh");
@@ -750,6 +1013,12 @@ private:
             b.capsule_a = glm::vec3(0.0f);
             b.capsule_b = tip;
             b.capsule_radius = len > 0.0f ? std::max(0.005f, 0.12f * len) : 0.02f;
+            // The fallback, said (docs/scene-format.md, "Bodies").
+            warnings_.push_back(
+                where + ": no shape (extras.msxpbd_body.capsule or an unskinned mesh): collides as " +
+                (len > 0.0f ? "a capsule to its first child, radius " + fmt(b.capsule_radius) + " m (12% of the bone's " +
+                                  fmt(len) + " m, at least 5 mm)"
+                            : std::string("a 2 cm sphere (it has no child to reach)")));
         }
         int bi = int(s_.desc.bodies.size());
         s_.desc.bodies.push_back(std::move(b));
@@ -773,8 +1042,21 @@ private:
                 out.push_back(weld_map[size_t(i)]);
             }
         } else if (v.is_object()) {
-            if (!v.contains("near")) fail(where + ": object form needs 'near' and 'radius'");
-            glm::vec3 c = getVec3(v.at("near"), where + " 'near'");
+            if (!v.contains("near") && !v.contains("marker"))
+                fail(where + ": object form needs 'near' (or 'marker') and 'radius'");
+            glm::vec3 c;
+            if (v.contains("marker")) {
+                // A named node (a Blender empty parented to the muscle): its
+                // rest position in the muscle mesh's local frame. Names survive
+                // an editor's round trip; vertex indices do not.
+                const int mj = jointByName(v.at("marker"), where + " 'marker'");
+                const glm::vec3 world(rest_global_[size_t(mj)][3]);
+                c = glm::vec3(glm::inverse(muscle_global_) * glm::vec4(world, 1.0f));
+                if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z))
+                    fail(where + " 'marker': its position in the muscle's frame is not finite");
+            } else {
+                c = getVec3(v.at("near"), where + " 'near'");
+            }
             if (!v.contains("radius")) fail(where + ": object form needs 'near' and 'radius'");
             float r = float(getBounded(v, "radius", 0.0, 0.0, lim::kMaxRadius, where));
             if (!(r > 0.0f)) fail(where + ": 'radius' must be > 0");
@@ -835,12 +1117,13 @@ private:
             const json o = schemaObject(node_extras_[size_t(ni)], kMuscleKey, where);
             const std::string ow = where + " extras." + kMuscleKey;
             const int joint = node_joint_[size_t(ni)];
-            Geometry g = readMesh(m_, node.mesh, false, where, budget_);
+            Geometry g = readMesh(m_, node.mesh, false, where, budget_, warnings_);
             sim::MuscleDesc md;
             md.name = s_.skeleton.joints[size_t(joint)].name;
             std::vector<glm::vec3> local;
             std::vector<uint32_t> map = weld(g.positions, local);
             const glm::mat4& G = rest_global_[size_t(joint)];
+            muscle_global_ = G;
             checkWorld(local, G, where + " muscle mesh");
             for (const glm::vec3& p : local) md.vertices.push_back(glm::vec3(G * glm::vec4(p, 1.0f)));
             for (size_t t = 0; t + 2 < g.indices.size(); t += 3)
@@ -939,6 +1222,93 @@ private:
         }
     }
 
+    // The image bytes of a file's image: a bufferView, a data: URI (kept by
+    // the image callback) or a file inside the scene's folder.
+    std::string imageBytes(int image, std::vector<uint8_t>& own, std::span<const uint8_t>& bytes) {
+        const tinygltf::Image& im = m_.images[size_t(image)];
+        if (im.bufferView >= 0) {
+            size_t len = 0;
+            const unsigned char* p = viewBytes(m_, im.bufferView, "image " + std::to_string(image), &len);
+            bytes = std::span<const uint8_t>(p, len);
+            return {};
+        }
+        if (im.as_is) {
+            bytes = std::span<const uint8_t>(im.image.data(), im.image.size());
+            return {};
+        }
+        if (im.uri.empty()) return "has neither a bufferView nor a uri";
+        if (im.uri.rfind("data:", 0) == 0) return "its data: URI is not a base64 PNG or JPEG";
+        std::string path;
+        if (std::string e = gltf_input::resolveInFolder(base_dir_, im.uri, path); !e.empty())
+            return "its uri is refused: it " + e + " (images must be files inside the scene's folder)";
+        const uint64_t room = std::min(lim::kMaxFileBytes, external_room_);
+        if (std::string e = gltf_input::readRegularFile(path, room, own); !e.empty()) return "'" + im.uri + "' " + e;
+        external_room_ -= std::min<uint64_t>(external_room_, own.size());
+        bytes = own;
+        return {};
+    }
+
+    // Scene texture for a file's texture index, decoded on first use; −1
+    // (and a warning) when it cannot be drawn.
+    int textureFor(int index, const std::string& where) {
+        auto it = texture_of_.find(index);
+        if (it != texture_of_.end()) return it->second;
+        int result = -1;
+        const std::string tw = where + ": texture " + std::to_string(index);
+        auto refuse = [&](const std::string& why) {
+            warnings_.push_back(tw + " " + why + ": drawn with the material's colour only");
+        };
+        if (index < 0 || size_t(index) >= m_.textures.size()) {
+            refuse("is out of range");
+        } else {
+            const tinygltf::Texture& tex = m_.textures[size_t(index)];
+            if (tex.source < 0 || size_t(tex.source) >= m_.images.size()) {
+                refuse("has no image msxpbd can read (PNG or JPEG)");
+            } else {
+                std::vector<uint8_t> own;
+                std::span<const uint8_t> bytes;
+                std::string e = imageBytes(tex.source, own, bytes);
+                const std::string iw = "(image " + std::to_string(tex.source) +
+                                       (m_.images[size_t(tex.source)].name.empty() ? "" : " '" + m_.images[size_t(tex.source)].name + "'") + ")";
+                int w = 0, h = 0;
+                if (e.empty() && imageSize(bytes, w, h, e)) {
+                    if (w > lim::kMaxTextureSize || h > lim::kMaxTextureSize)
+                        e = "is " + std::to_string(w) + " x " + std::to_string(h) + " texels; the limit is " +
+                            std::to_string(lim::kMaxTextureSize) + " a side";
+                    else
+                        budget_.charge(uint64_t(w) * uint64_t(h) * 4u, tw + " " + iw);
+                }
+                DecodedImage img;
+                if (e.empty()) e = decodeImage(bytes, img);
+                if (!e.empty()) {
+                    refuse(iw + ": " + e);
+                } else {
+                    Texture t;
+                    t.name = m_.images[size_t(tex.source)].name;
+                    t.width = img.width;
+                    t.height = img.height;
+                    t.rgba = std::move(img.rgba);
+                    if (tex.sampler >= 0 && size_t(tex.sampler) < m_.samplers.size()) {
+                        const tinygltf::Sampler& sm = m_.samplers[size_t(tex.sampler)];
+                        auto wrap = [](int v) { return v == 33071 || v == 33648 || v == 10497 ? v : 10497; };
+                        t.wrap_s = wrap(sm.wrapS);
+                        t.wrap_t = wrap(sm.wrapT);
+                        const bool min_ok = sm.minFilter == 9728 || sm.minFilter == 9729 ||
+                                            (sm.minFilter >= 9984 && sm.minFilter <= 9987);
+                        t.min_filter = min_ok ? sm.minFilter : -1;
+                        t.mag_filter = sm.magFilter == 9728 || sm.magFilter == 9729 ? sm.magFilter : -1;
+                    }
+                    result = int(s_.textures.size());
+                    s_.textures.push_back(std::move(t));
+                }
+            }
+        }
+        texture_of_.emplace(index, result);
+        return result;
+    }
+
+    // One RenderMesh per drawn primitive: each keeps its own material,
+    // texture, morph targets and skin influences.
     void readRenderMeshes() {
         for (size_t ni = 0; ni < m_.nodes.size(); ++ni) {
             const tinygltf::Node& node = m_.nodes[ni];
@@ -946,49 +1316,94 @@ private:
             if (std::find(muscle_nodes_.begin(), muscle_nodes_.end(), int(ni)) != muscle_nodes_.end()) continue;
             const std::string where = nodeName(m_, int(ni));
             const bool skinned = node.skin >= 0;
-            Geometry g = readMesh(m_, node.mesh, skinned, where, budget_);
-            if (g.indices.empty() || g.cut) continue;
-            RenderMesh rm;
-            rm.name = s_.skeleton.joints[size_t(node_joint_[ni])].name;
-            rm.color = g.color;
-            rm.alpha = g.alpha;
-            rm.blend = g.blend;
+            if (size_t(node.mesh) >= m_.meshes.size()) fail(where + ": mesh " + std::to_string(node.mesh) + " out of range");
+            const tinygltf::Mesh& mesh = m_.meshes[size_t(node.mesh)];
+            // Skin: the joint map and the inverse binds, per skinned mesh node.
+            std::vector<int> joint_map;
+            std::vector<glm::mat4> inverse_bind;
             if (skinned) {
                 if (size_t(node.skin) >= m_.skins.size()) fail(where + ": skin " + std::to_string(node.skin) + " out of range");
                 const tinygltf::Skin& skin = m_.skins[size_t(node.skin)];
                 const std::string sw = where + ", skin " + std::to_string(node.skin);
                 if (skin.joints.empty()) fail(sw + ": no joints");
-                // Per skinned mesh node: the joint map and the inverse binds.
                 budget_.charge(uint64_t(skin.joints.size()) * (sizeof(int) + sizeof(glm::mat4)), sw);
                 for (int jn : skin.joints) {
                     if (jn < 0 || size_t(jn) >= m_.nodes.size() || node_joint_[size_t(jn)] < 0)
                         fail(sw + ": joint node " + std::to_string(jn) + " is not in the scene");
-                    rm.skin_joint_map.push_back(node_joint_[size_t(jn)]);
+                    joint_map.push_back(node_joint_[size_t(jn)]);
                 }
-                rm.inverse_bind.assign(skin.joints.size(), glm::mat4(1.0f));  // spec: identity when absent
+                inverse_bind.assign(skin.joints.size(), glm::mat4(1.0f));  // spec: identity when absent
                 if (skin.inverseBindMatrices >= 0) {
                     AccessorData ib = readAccessor(m_, skin.inverseBindMatrices, sw + " inverseBindMatrices", budget_);
                     requireComps(ib, 16, sw + " inverseBindMatrices");
                     if (ib.count < skin.joints.size()) fail(sw + ": fewer inverseBindMatrices than joints");
                     for (size_t k = 0; k < skin.joints.size(); ++k)
                         for (int c = 0; c < 4; ++c)
-                            for (int r = 0; r < 4; ++r) rm.inverse_bind[k][c][r] = float(ib.v[16 * k + size_t(c * 4 + r)]);
+                            for (int r = 0; r < 4; ++r) inverse_bind[k][c][r] = float(ib.v[16 * k + size_t(c * 4 + r)]);
                 }
-                for (size_t i = 0; i < g.joints.size(); ++i)
-                    for (int c = 0; c < 4; ++c)
-                        if (g.weights[i][c] != 0.0f && g.joints[i][c] >= skin.joints.size())
-                            fail(where + ": JOINTS_0 refers to skin joint " + std::to_string(g.joints[i][c]) +
-                                 " out of range (" + std::to_string(skin.joints.size()) + " joints)");
-                rm.skin_joints = std::move(g.joints);
-                rm.skin_weights = std::move(g.weights);
-            } else {
-                rm.joint = node_joint_[ni];
             }
-            rm.positions = std::move(g.positions);
-            rm.normals = std::move(g.normals);
-            rm.indices = std::move(g.indices);
-            s_.meshes.push_back(std::move(rm));
+            // Default morph weights: the node's, else the mesh's (glTF 2.0, 3.7.2.2).
+            const std::vector<double>& dw = !node.weights.empty() ? node.weights : mesh.weights;
+            const std::string name = s_.skeleton.joints[size_t(node_joint_[ni])].name;
+            int drawn = 0;
+            for (size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
+                Geometry g = readPrimitive(m_, node.mesh, pi, {skinned, true}, where, budget_, warnings_);
+                if (!g.drawn || g.indices.empty() || g.cut) continue;
+                computeMissingNormals(g);
+                RenderMesh rm;
+                rm.name = drawn == 0 ? name : name + " (primitive " + std::to_string(pi) + ")";
+                rm.mesh = mesh.name.empty() ? "mesh " + std::to_string(node.mesh) : mesh.name;
+                rm.primitive = int(pi);
+                rm.color = g.color;
+                rm.alpha = g.alpha;
+                rm.blend = g.blend;
+                if (skinned) {
+                    const size_t slots = joint_map.size();
+                    for (size_t i = 0; i < g.joints.size(); ++i)
+                        for (int c = 0; c < 4; ++c)
+                            if (g.weights[i][c] != 0.0f && g.joints[i][c] >= slots)
+                                fail(where + ": JOINTS_" + std::to_string(i % size_t(g.sets)) + " refers to skin joint " +
+                                     std::to_string(g.joints[i][c]) + " out of range (" + std::to_string(slots) +
+                                     " joints)");
+                    rm.skin = node.skin;
+                    rm.skin_joint_map = joint_map;
+                    rm.inverse_bind = inverse_bind;
+                    rm.influence_sets = g.sets;
+                    rm.skin_joints = std::move(g.joints);
+                    rm.skin_weights = std::move(g.weights);
+                } else {
+                    rm.joint = node_joint_[ni];
+                }
+                if (!g.targets.empty()) {
+                    if (!dw.empty() && dw.size() != g.targets.size())
+                        warnings_.push_back(where + ", mesh " + std::to_string(node.mesh) + ": " +
+                                            std::to_string(dw.size()) + " default weights for " +
+                                            std::to_string(g.targets.size()) + " morph targets (missing ones are 0)");
+                    for (size_t t = 0; t < g.targets.size(); ++t) {
+                        const double w = t < dw.size() && finiteFloat(dw[t]) ? dw[t] : 0.0;
+                        rm.morph_weights.push_back(float(std::clamp(w, -lim::kMaxScale, lim::kMaxScale)));
+                    }
+                    rm.morph_targets = std::move(g.targets);
+                    rm.morph_node = node_joint_[ni];
+                }
+                if (g.texture >= 0) {
+                    rm.texture = textureFor(g.texture, where + ", mesh " + std::to_string(node.mesh) + " primitive " +
+                                                           std::to_string(pi));
+                    if (rm.texture >= 0) {
+                        rm.uvs = std::move(g.uvs);
+                        rm.alpha_cutoff = g.alpha_cutoff;
+                    }
+                }
+                rm.positions = std::move(g.positions);
+                rm.normals = std::move(g.normals);
+                rm.indices = std::move(g.indices);
+                s_.meshes.push_back(std::move(rm));
+                ++drawn;
+            }
         }
+        for (size_t k = 0; k < m_.skins.size(); ++k)
+            s_.skins.push_back({m_.skins[k].name.empty() ? "skin " + std::to_string(k) : m_.skins[k].name,
+                                m_.skins[k].joints.size()});
     }
 
     // An animation key as the solver will use it (docs/scene-format.md, "Limits").
@@ -1029,9 +1444,26 @@ private:
                 if (ch.target_path == "translation") c.path = ChannelPath::Translation, comps = 3;
                 else if (ch.target_path == "rotation") c.path = ChannelPath::Rotation, comps = 4;
                 else if (ch.target_path == "scale") c.path = ChannelPath::Scale, comps = 3;
-                else continue;  // morph weights: not used
+                else if (ch.target_path == "weights") c.path = ChannelPath::Weights, comps = 1;
+                else {
+                    warnings_.push_back(cw + ": target path '" + ch.target_path + "' is not animated (ignored)");
+                    continue;
+                }
                 c.joint = node_joint_[size_t(ch.target_node)];
                 if (c.joint < 0) continue;
+                if (c.path == ChannelPath::Weights) {
+                    // As many weights per key as the node's mesh has morph targets.
+                    const tinygltf::Node& tn = m_.nodes[size_t(ch.target_node)];
+                    size_t targets = 0;
+                    if (tn.mesh >= 0 && size_t(tn.mesh) < m_.meshes.size() && !m_.meshes[size_t(tn.mesh)].primitives.empty())
+                        targets = m_.meshes[size_t(tn.mesh)].primitives[0].targets.size();
+                    if (targets == 0 || targets > lim::kMaxMorphTargets) {
+                        warnings_.push_back(cw + ": animates the morph weights of " + nodeName(m_, ch.target_node) +
+                                            ", whose mesh has no morph targets (ignored)");
+                        continue;
+                    }
+                    c.width = int(targets);
+                }
                 const tinygltf::AnimationSampler& sm = an.samplers[size_t(ch.sampler)];
                 if (sm.interpolation == "STEP") c.interpolation = Interpolation::Step;
                 else if (sm.interpolation == "CUBICSPLINE") c.interpolation = Interpolation::CubicSpline;
@@ -1042,10 +1474,12 @@ private:
                 AccessorData outv = readAccessor(m_, sm.output, cw + " output", budget_);
                 requireComps(outv, comps, cw + " output");
                 const size_t per = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+                const size_t width = c.path == ChannelPath::Weights ? size_t(c.width) : 1;
                 if (in.count == 0) fail(cw + ": no keyframes");
-                if (outv.count != in.count * per)
+                if (outv.count != in.count * per * width)
                     fail(cw + ": output count " + std::to_string(outv.count) + " does not match " +
-                         std::to_string(in.count * per) + " for " + std::to_string(in.count) + " keys");
+                         std::to_string(in.count * per * width) + " for " + std::to_string(in.count) + " keys" +
+                         (width > 1 ? " of " + std::to_string(width) + " morph weights" : ""));
                 for (size_t k = 0; k < in.count; ++k) {
                     if (!(std::fabs(in.v[k]) <= lim::kMaxKeyTime))
                         fail(cw + ": key time " + fmt(in.v[k]) + " is out of range (|t| <= " + fmt(lim::kMaxKeyTime) +
@@ -1053,6 +1487,17 @@ private:
                     if (k > 0 && !(float(in.v[k]) > float(in.v[k - 1])))
                         fail(cw + ": key times are not strictly increasing");
                     c.times.push_back(float(in.v[k]));
+                }
+                if (c.path == ChannelPath::Weights) {
+                    for (size_t k = 0; k < outv.count; ++k) {
+                        const double w = outv.v[k];
+                        if (!finiteFloat(w) || std::fabs(w) > lim::kMaxScale)
+                            fail(cw + " output " + std::to_string(k) + ": morph weight " + fmt(w) +
+                                 " is out of range (|w| <= " + fmt(lim::kMaxScale) + ")");
+                        c.weights.push_back(float(w));
+                    }
+                    out.channels.push_back(std::move(c));
+                    continue;
                 }
                 for (size_t k = 0; k < outv.count; ++k) {
                     glm::vec4 v(0.0f);
@@ -1067,9 +1512,17 @@ private:
     }
 };
 
-bool noImageLoader(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int,
-                   void*) {
-    return true;  // images are not needed (no textures are rendered)
+// tinygltf hands over the bytes of a data: URI image (decoded from base64)
+// and of a bufferView image; they are kept as they are (decoded later, only
+// when a drawn material uses them). A bufferView image is read by the
+// converter itself through its validated view: tinygltf 2.7 passes
+// `&buffer.data[byteOffset]` with the view's length unchecked.
+bool keepImageBytes(tinygltf::Image* image, const int, std::string*, std::string*, int, int,
+                    const unsigned char* bytes, int size, void*) {
+    if (image->bufferView >= 0 || !bytes || size <= 0) return true;
+    image->image.assign(bytes, bytes + size);
+    image->as_is = true;
+    return true;
 }
 
 std::string baseDirOf(const std::string& path) {
@@ -1162,8 +1615,11 @@ bool fsWriteWholeFile(std::string* err, const std::string&, const std::vector<un
 }
 
 // Extensions msxpbd reads correctly when a file requires them: quantized
-// attributes are decoded like any normalized/integer accessor; the others
-// change only materials and textures, which are not rendered from files.
+// attributes are decoded like any normalized/integer accessor,
+// KHR_texture_transform is applied to the base colour texture coordinates; the
+// others change only how materials and textures look beyond what msxpbd draws
+// (base colour and its PNG/JPEG texture: a basisu or webp texture is left out
+// with a warning).
 bool supportedRequiredExtension(const std::string& name) {
     return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" || name == "KHR_materials_unlit" ||
            name == "KHR_texture_basisu" || name == "EXT_texture_webp" || name.rfind("KHR_materials_", 0) == 0;
@@ -1286,7 +1742,7 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     tinygltf::Model model;
     std::string err, warn;
     tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(noImageLoader, nullptr);
+    loader.SetImageLoader(keepImageBytes, nullptr);
     loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
     tinygltf::FsCallbacks fs{};
     fs.FileExists = fsFileExists;
@@ -1317,7 +1773,8 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     const uint64_t input = uint64_t(bytes.size()) + ext.bytes_read;
     const uint64_t budget = lim::kDecodedBudgetBase + lim::kDecodedBudgetPerInputByte * input;
     try {
-        Converter(model, out, budget).run();
+        const uint64_t external_room = lim::kMaxExternalBytes - std::min(ext.bytes_read, lim::kMaxExternalBytes);
+        Converter(model, out, budget, base_dir, external_room).run();
         // What the solver would allocate for these meshes, against its budget.
         uint64_t muscle_vertices = 0, bone_triangles = 0;
         for (const auto& m : out.desc.muscles) muscle_vertices += m.vertices.size();

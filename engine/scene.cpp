@@ -7,6 +7,7 @@
 
 #include "engine/builtin_scenes.h"
 #include "engine/gltf_loader.h"
+#include "engine/mesh_pose.h"
 
 namespace engine {
 
@@ -75,12 +76,13 @@ std::vector<glm::mat4> Scene::localPoses(int animation, double t) const {
     }
     if (animation >= 0 && size_t(animation) < animations.size()) {
         for (const AnimationChannel& c : animations[size_t(animation)].channels) {
-            if (c.joint < 0 || size_t(c.joint) >= n) continue;
+            if (c.joint < 0 || size_t(c.joint) >= n || c.path == ChannelPath::Weights) continue;
             glm::vec4 v = sampleChannel(c, t);
             switch (c.path) {
                 case ChannelPath::Translation: tr[size_t(c.joint)] = glm::vec3(v); break;
                 case ChannelPath::Scale: sc[size_t(c.joint)] = glm::vec3(v); break;
                 case ChannelPath::Rotation: rot[size_t(c.joint)] = glm::quat(v.w, v.x, v.y, v.z); break;
+                case ChannelPath::Weights: break;
             }
         }
     }
@@ -99,6 +101,20 @@ glm::quat Scene::jointRotation(int joint, int animation, double t) const {
                 r = glm::quat(v.w, v.x, v.y, v.z);
             }
     return r;
+}
+
+void Scene::morphWeights(int animation, double t, std::vector<float>& out) const {
+    out.clear();
+    for (const RenderMesh& m : meshes) {
+        if (m.morph_targets.empty()) continue;
+        const size_t first = out.size(), n = m.morph_targets.size();
+        out.insert(out.end(), m.morph_weights.begin(), m.morph_weights.end());
+        out.resize(first + n, 0.0f);
+        if (animation < 0 || size_t(animation) >= animations.size() || m.morph_node < 0) continue;
+        for (const AnimationChannel& c : animations[size_t(animation)].channels)
+            if (c.path == ChannelPath::Weights && c.joint == m.morph_node)
+                sampleWeights(c, t, std::span<float>(out).subspan(first, n));
+    }
 }
 
 std::vector<glm::mat4> Scene::bodyTransforms(int animation, double t) const {
@@ -126,29 +142,24 @@ std::optional<float> Scene::sensorActivation(size_t muscle, int animation, doubl
     return evaluateSensors(sensors[muscle], angle_at, t);
 }
 
-std::vector<glm::vec3> posedPositions(const RenderMesh& mesh, const std::vector<glm::mat4>& globals) {
-    std::vector<glm::vec3> out(mesh.positions.size());
-    if (!mesh.skinned()) {
-        glm::mat4 m = (mesh.joint >= 0 && size_t(mesh.joint) < globals.size()) ? globals[size_t(mesh.joint)]
-                                                                                 : glm::mat4(1.0f);
-        for (size_t i = 0; i < out.size(); ++i) out[i] = glm::vec3(m * glm::vec4(mesh.positions[i], 1.0f));
-        return out;
+std::vector<glm::vec3> posedPositions(const RenderMesh& mesh, const std::vector<glm::mat4>& globals,
+                                      std::span<const float> morph) {
+    std::vector<glm::mat4> jm;
+    glm::mat4 rigid(1.0f);
+    if (mesh.skinned()) {
+        jm.assign(mesh.skin_joint_map.size(), glm::mat4(1.0f));
+        for (size_t k = 0; k < jm.size(); ++k) {
+            int j = mesh.skin_joint_map[k];
+            glm::mat4 g = (j >= 0 && size_t(j) < globals.size()) ? globals[size_t(j)] : glm::mat4(1.0f);
+            jm[k] = g * (k < mesh.inverse_bind.size() ? mesh.inverse_bind[k] : glm::mat4(1.0f));
+        }
+    } else if (mesh.joint >= 0 && size_t(mesh.joint) < globals.size()) {
+        rigid = globals[size_t(mesh.joint)];
     }
-    std::vector<glm::mat4> jm(mesh.skin_joint_map.size(), glm::mat4(1.0f));
-    for (size_t k = 0; k < jm.size(); ++k) {
-        int j = mesh.skin_joint_map[k];
-        glm::mat4 g = (j >= 0 && size_t(j) < globals.size()) ? globals[size_t(j)] : glm::mat4(1.0f);
-        jm[k] = g * (k < mesh.inverse_bind.size() ? mesh.inverse_bind[k] : glm::mat4(1.0f));
-    }
-    for (size_t i = 0; i < out.size(); ++i) {
-        glm::vec4 p(mesh.positions[i], 1.0f);
-        glm::vec4 acc(0.0f);
-        const glm::uvec4 js = i < mesh.skin_joints.size() ? mesh.skin_joints[i] : glm::uvec4(0);
-        const glm::vec4 ws = i < mesh.skin_weights.size() ? mesh.skin_weights[i] : glm::vec4(0);
-        for (int c = 0; c < 4; ++c)
-            if (ws[c] != 0.0f && js[c] < jm.size()) acc += ws[c] * (jm[js[c]] * p);
-        out[i] = glm::vec3(acc);
-    }
+    std::vector<glm::vec3> out;
+    out.reserve(mesh.positions.size());
+    appendPosed({mesh.positions, mesh.morph_targets, mesh.skin_joints, mesh.skin_weights, mesh.influence_sets},
+                morph.empty() ? std::span<const float>(mesh.morph_weights) : morph, jm, rigid, out);
     return out;
 }
 

@@ -3,7 +3,9 @@
 // render geometry for non-muscle nodes (bones, plain skinned characters).
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,7 +40,26 @@ struct Skeleton {
     std::vector<glm::mat4> restLocals() const;
 };
 
+// A base colour texture decoded from the file (RGBA8, rows top to bottom as
+// glTF's UV origin is the image's top-left corner) with its sampler, in
+// glTF's (= OpenGL's) enum values; −1 filter: the renderer's default.
+struct Texture {
+    std::string name;
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgba;  // width × height × 4, sRGB
+    int wrap_s = 10497, wrap_t = 10497;  // REPEAT
+    int min_filter = -1, mag_filter = -1;
+};
+
+// A skin of the file, for reports (`run --json`).
+struct SkinInfo {
+    std::string name;
+    size_t joints = 0;
+};
+
 // Non-muscle geometry for the renderer: rigid (follows one joint) or skinned.
+// One per drawn glTF primitive (each keeps its own material); the morph
+// targets are added before skinning (glTF 2.0, 3.7.2.2).
 struct RenderMesh {
     std::string name;
     std::vector<glm::vec3> positions;  // in the space of `joint` (rigid) or bind space (skinned)
@@ -47,12 +68,30 @@ struct RenderMesh {
     glm::vec3 color{0.85f, 0.82f, 0.75f};
     float alpha = 1.0f;                    // material alpha (used when blend)
     bool blend = false;                    // material alphaMode BLEND: drawn translucent (docs/scene-format.md)
+    float alpha_cutoff = -1.0f;            // MASK with a texture: texels below it are not drawn (−1: none)
     int joint = -1;                        // rigid: follows this joint (−1: static, world space)
-    std::vector<glm::uvec4> skin_joints;   // skinned: joint indices into Skeleton
+    // Skinned: `influence_sets` groups of four (joint, weight) per vertex
+    // (JOINTS_n/WEIGHTS_n), the set s of vertex v at [v · influence_sets + s];
+    // weights renormalised to sum 1 where a file's do not.
+    std::vector<glm::uvec4> skin_joints;   // skin joint slots
     std::vector<glm::vec4> skin_weights;
+    int influence_sets = 1;
     std::vector<glm::mat4> inverse_bind;   // per skin joint slot
     std::vector<int> skin_joint_map;       // skin slot → Skeleton joint
+    int skin = -1;                         // the file's skin index (−1: not skinned)
     bool skinned() const { return !skin_weights.empty(); }
+    // Morph targets: per target, a position offset per vertex; their
+    // weights by default (node or mesh "weights") and the skeleton joint
+    // (the mesh's node) whose "weights" animation channel drives them.
+    std::vector<std::vector<glm::vec3>> morph_targets;
+    std::vector<float> morph_weights;
+    int morph_node = -1;
+    // Base colour texture: index into Scene::textures (−1: none) and its
+    // coordinates per vertex (KHR_texture_transform applied).
+    int texture = -1;
+    std::vector<glm::vec2> uvs;
+    std::string mesh;                      // the file's mesh name (or "mesh N"), and which primitive
+    int primitive = 0;
 };
 
 // Solver settings a scene asks for (extras.msxpbd_scene.substeps and .carry).
@@ -75,6 +114,12 @@ struct Scene {
     std::vector<int> body_joint;   // sim body i follows skeleton joint body_joint[i] (−1: fixed)
     std::vector<glm::mat4> body_offset;  // body i = global(joint) · body_offset[i]
     std::vector<RenderMesh> meshes;
+    std::vector<Texture> textures;
+    std::vector<SkinInfo> skins;
+    // What the loader skipped or changed without failing (primitives it
+    // cannot draw, images it cannot decode, muscle properties that did not
+    // export ...): printed by `run` and the viewer.
+    std::vector<std::string> warnings;
     std::vector<MuscleSensors> sensors;  // per muscle (may be empty = no sensors)
     SceneSolverSettings solver;
 
@@ -87,6 +132,9 @@ struct Scene {
     double duration(int animation) const;  // 0 when there is no animation
     // Local poses of the skeleton at time t (seconds) of an animation (−1: rest pose).
     std::vector<glm::mat4> localPoses(int animation, double t) const;
+    // Morph weights at time t of every mesh with morph targets, one after the
+    // other in mesh order (the defaults where no channel drives them).
+    void morphWeights(int animation, double t, std::vector<float>& out) const;
     // Body transforms (one per sim body) at time t.
     std::vector<glm::mat4> bodyTransforms(int animation, double t) const;
     // Sensor-driven activation of muscle m at time t (nullopt: no sensors).
@@ -96,10 +144,13 @@ struct Scene {
 // T·R·S as a matrix (glTF node transform).
 glm::mat4 composeTRS(const glm::vec3& t, const glm::quat& r, const glm::vec3& s);
 
-// glTF skinning of a skinned RenderMesh with the skeleton's global transforms:
-// x = Σ_k w_k · global(joint_k) · inverseBind_k · p (the mesh node's own
-// transform is ignored, glTF spec). Rigid meshes: global(joint) · p.
-std::vector<glm::vec3> posedPositions(const RenderMesh& mesh, const std::vector<glm::mat4>& globals);
+// glTF morphing then skinning of a RenderMesh with the skeleton's global
+// transforms: p = base + Σ_i w_i · target_i, then
+// x = Σ_k w_k · global(joint_k) · inverseBind_k · p over every influence (the
+// mesh node's own transform is ignored, glTF spec). Rigid meshes:
+// global(joint) · p. `morph` holds this mesh's weights (empty: its defaults).
+std::vector<glm::vec3> posedPositions(const RenderMesh& mesh, const std::vector<glm::mat4>& globals,
+                                      std::span<const float> morph = {});
 
 // "builtin:NAME" or a path to a .glb/.gltf file. Returns an error message
 // naming the file and the problem (empty on success).

@@ -7,12 +7,18 @@ in vec3 v_normal;
 in vec3 v_color;
 in vec4 v_fiber;
 in vec4 v_light;
+in vec2 v_uv;
 
 uniform vec3 u_eye;
 uniform vec3 u_light_dir;
 uniform sampler2DShadow u_shadow;
 uniform int u_use_shadow;
 uniform float u_shadow_texel;
+// A glTF base colour texture (sRGB, so sampled linear) multiplies the
+// material colour; MASK materials drop texels under their cutoff.
+uniform sampler2D u_base_texture;
+uniform int u_textured;
+uniform float u_alpha_cutoff;   // < 0: none
 
 out vec4 frag_color;
 
@@ -38,6 +44,11 @@ void main() {
     if (dot(n, v) < 0.0) n = -n;  // inner side seen through a hidden neighbour or a cut
     vec3 l = normalize(u_light_dir);
     vec3 base = pow(v_color, vec3(2.2));
+    if (u_textured == 1) {
+        vec4 texel = texture(u_base_texture, v_uv);
+        if (u_alpha_cutoff >= 0.0 && texel.a < u_alpha_cutoff) discard;
+        base *= texel.rgb;
+    }
     // Striation: stripes of constant angle around the muscle run along it
     // (fascicle bundles ~1.5 mm apart); faded out where they would be finer
     // than two pixels, and towards the tendons (the count falls to 0 there).

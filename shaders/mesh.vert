@@ -5,6 +5,8 @@ layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec3 a_color;
 layout(location = 3) in vec4 a_fiber;  // muscles: cos θ, sin θ around the muscle, stripe count, glow; else 0
 
+layout(location = 4) in vec2 a_uv;     // base colour texture coordinates (0 without a texture)
+
 uniform mat4 u_view_proj;
 uniform mat4 u_light_view_proj;
 
@@ -13,12 +15,14 @@ out vec3 v_normal;
 out vec3 v_color;
 out vec4 v_fiber;
 out vec4 v_light;
+out vec2 v_uv;
 
 void main() {
     v_pos = a_pos;
     v_normal = a_normal;
     v_color = a_color;
     v_fiber = a_fiber;
+    v_uv = a_uv;
     v_light = u_light_view_proj * vec4(a_pos, 1.0);
     gl_Position = u_view_proj * vec4(a_pos, 1.0);
 }

@@ -9,6 +9,7 @@
 in vec3 v_pos;
 in vec3 v_normal;
 in vec4 v_light;
+in vec2 v_uv;
 
 uniform vec3 u_eye;
 uniform vec3 u_light_dir;
@@ -18,6 +19,8 @@ uniform int u_back;       // 1: back-face pass
 uniform sampler2DShadow u_shadow;
 uniform int u_use_shadow;
 uniform float u_shadow_texel;
+uniform sampler2D u_base_texture;  // as in mesh.frag; its alpha multiplies u_alpha
+uniform int u_textured;
 
 out vec4 frag_color;
 
@@ -42,6 +45,12 @@ void main() {
     if (dot(n, v) < 0.0) n = -n;  // back faces: lit as the inner side
     vec3 l = normalize(u_light_dir);
     vec3 base = pow(u_color, vec3(2.2));
+    float alpha = u_alpha;
+    if (u_textured == 1) {
+        vec4 texel = texture(u_base_texture, v_uv);
+        base *= texel.rgb;
+        alpha *= texel.a;
+    }
     float ndv = max(dot(n, v), 0.0);
     float hemi = 0.5 + 0.5 * n.y;
     vec3 ambient = mix(vec3(0.14, 0.12, 0.12), vec3(0.36, 0.37, 0.40), hemi);
@@ -56,11 +65,11 @@ void main() {
     float rim = pow(1.0 - ndv, 2.0);
     float a;
     if (u_back == 1) {
-        a = 0.45 * u_alpha;
+        a = 0.45 * alpha;
     } else {
         c *= mix(1.0, 0.75, rim);
-        a = mix(u_alpha, min(1.0, 3.2 * u_alpha + 0.1), rim);
-        a = clamp(a + spec * u_alpha, 0.0, 1.0);
+        a = mix(alpha, min(1.0, 3.2 * alpha + 0.1), rim);
+        a = clamp(a + spec * alpha, 0.0, 1.0);
     }
     frag_color = vec4(pow(c, vec3(1.0 / 2.2)), a);
 }

@@ -478,6 +478,28 @@ Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
     return r;
 }
 
+namespace {
+
+// Exact depth of p inside a bone's collision mesh at its current transform
+// (negative: outside, by the distance to it), like depthInside below for a
+// muscle: the nearest triangle, signed by the parity of a ray's crossings.
+float depthInsideBody(const Body& b, glm::vec3 p) {
+    float best = 1e30f;
+    int hits = 0;
+    auto world = [&](uint32_t v) { return glm::vec3(b.now * glm::vec4(b.vertices[v], 1.0f)); };
+    for (const glm::uvec3& t : b.triangles) {
+        const glm::vec3 a = world(t.x), c1 = world(t.y), c2 = world(t.z);
+        TriFeature f;
+        const glm::vec3 q = closestPointOnTriangle(p, a, c1, c2, f);
+        best = std::min(best, glm::dot(p - q, p - q));
+        hits += skewRayCrosses(p, a, c1, c2) ? 1 : 0;
+    }
+    const float d = std::sqrt(best);
+    return hits % 2 ? d : -d;
+}
+
+}  // namespace
+
 Simulation::BonePenetration Simulation::bonePenetration() const {
     BonePenetration worst;
     const World& W = world_;
@@ -487,13 +509,30 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
         for (const TargetDesc& t : m.contact_targets) {
             if (t.kind != TargetDesc::Kind::Body) continue;
             const Body& b = W.bodies[size_t(t.index)];
-            if (!(b.capsule_radius > 0.0f)) continue;
+            if (!(b.capsule_radius > 0.0f) || !b.triangles.empty()) continue;
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 if (W.particles.w[i] == 0.0f) continue;
                 const ClosestPoint q = closestOnBodyCapsule(X[i], b);
                 const float depth = -q.signed_distance - params_.contact_radius;
                 if (q.valid && depth > worst.depth) worst = {depth, int(mi), t.index, int(i)};
             }
+        }
+    }
+    // Bone meshes: the contacts on them (their plane, fixed for a substep,
+    // flags candidates cheaply) are measured exactly against the meshes the
+    // vertex's muscle collides with.
+    for (const Contact& c : W.contacts) {
+        if (c.tissue != 0 || c.capsule_body >= 0 || c.particle >= X.size()) continue;
+        const float plane_depth = -glm::dot(X[c.particle] - c.q, c.n) - params_.contact_radius;
+        if (plane_depth <= worst.depth) continue;
+        const uint32_t mi = W.particles.muscle[c.particle];
+        if (mi >= W.muscles.size()) continue;
+        for (const TargetDesc& t : W.muscles[mi].contact_targets) {
+            if (t.kind != TargetDesc::Kind::Body) continue;
+            const Body& b = W.bodies[size_t(t.index)];
+            if (b.triangles.empty()) continue;
+            const float depth = depthInsideBody(b, X[c.particle]) - params_.contact_radius;
+            if (depth > worst.depth) worst = {depth, int(mi), t.index, int(c.particle)};
         }
     }
     return worst;

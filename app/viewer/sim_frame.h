@@ -57,6 +57,7 @@ struct SimFrame {
     std::vector<float> vertex_error;   // per particle relative strain (empty unless asked)
     std::vector<glm::vec3> contact_p, contact_n;
     std::vector<glm::mat4> joint_globals, body_transforms;
+    std::vector<float> morph_weights;  // engine::Scene::morphWeights at `time`
     // Statistics of the last step.
     std::array<double, sim::kPhaseCount> phase_ms{};
     double step_ms = 0.0;              // wall time of the last stepFrame

@@ -181,6 +181,12 @@ void SimThread::load(const std::string& spec) {
     }
     message_.clear();
     fatal_.clear();
+    // What the loader skipped or changed (docs/scene-format.md): on stderr,
+    // and the first one in the status line.
+    for (const std::string& w : driver_.scene().warnings) std::fprintf(stderr, "msxpbd view: %s: warning: %s\n", spec.c_str(), w.c_str());
+    if (!driver_.scene().warnings.empty())
+        message_ = "warning: " + driver_.scene().warnings.front() +
+                   (driver_.scene().warnings.size() > 1 ? " (more on stderr)" : "");
     applied_physics_ = ~uint64_t(0);
     rebuildInfo(true);
 }
@@ -264,6 +270,13 @@ void SimThread::rebuildInfo(bool new_load) {
                     info->motion_bounds.add(q + pad);
                 }
         }
+    }
+    // A scene without muscles: everywhere its meshes reach (skinned,
+    // morphed) over every animation.
+    const auto& topo = *info->topology;
+    if (topo.mesh_motion_lo.x <= topo.mesh_motion_hi.x) {
+        info->motion_bounds.add(topo.mesh_motion_lo);
+        info->motion_bounds.add(topo.mesh_motion_hi);
     }
     for (size_t a = 0; a < scene.animations.size(); ++a) {
         info->animations.push_back(scene.animations[a].name.empty() ? "animation " + std::to_string(a)
@@ -399,6 +412,7 @@ void SimThread::publish() {
         f.contact_n.push_back(sim::contactPlane(w, c, w.particles.x[c.particle]).n);
     }
     scene.skeleton.globals(scene.localPoses(anim, f.time), f.joint_globals);
+    scene.morphWeights(anim, f.time, f.morph_weights);
     f.body_transforms.clear();
     for (const auto& b : w.bodies) f.body_transforms.push_back(b.curr);
     f.phase_ms = sim.timers().last_frame_ms;

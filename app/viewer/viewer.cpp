@@ -108,6 +108,7 @@ void Viewer::frame() {
         df.contact_normals = f.contact_n;
         df.joint_globals = f.joint_globals;
         df.body_transforms = f.body_transforms;
+        df.morph_weights = f.morph_weights;
     }
     int fbw = 0, fbh = 0;
     window_.framebufferSize(fbw, fbh);

@@ -1,5 +1,7 @@
 #include "engine/render/bone_pose.h"
 
+#include "engine/mesh_pose.h"
+
 namespace engine::render {
 
 namespace {
@@ -19,23 +21,21 @@ glm::mat4 skinMatrix(const BoneMesh& b, const DrawFrame& f, uint32_t slot) {
     return g * ib;
 }
 
-// Appends the posed vertices of one mesh.
+// Appends the posed vertices of one mesh (engine::appendPosed: morph, then
+// skin or rigid).
 void appendPosed(const BoneMesh& b, const DrawFrame& f, std::vector<glm::vec3>& positions, std::vector<glm::mat4>& mats) {
+    std::span<const float> morph;
+    if (!b.morph_targets.empty())
+        morph = b.morph_first + b.morph_targets.size() <= f.morph_weights.size()
+                    ? f.morph_weights.subspan(b.morph_first, b.morph_targets.size())
+                    : std::span<const float>(b.morph_defaults);
+    mats.clear();
     if (b.skinned()) {
         mats.resize(b.skin_joint_map.size());
         for (uint32_t s = 0; s < mats.size(); ++s) mats[s] = skinMatrix(b, f, s);
-        for (size_t v = 0; v < b.positions.size(); ++v) {
-            glm::vec4 p(b.positions[v], 1.0f), acc(0.0f);
-            glm::vec4 w = v < b.skin_weights.size() ? b.skin_weights[v] : glm::vec4(1, 0, 0, 0);
-            glm::uvec4 j = v < b.skin_joints.size() ? b.skin_joints[v] : glm::uvec4(0);
-            for (int k = 0; k < 4; ++k)
-                if (w[k] != 0.0f && j[k] < mats.size()) acc += w[k] * (mats[j[k]] * p);
-            positions.emplace_back(acc);
-        }
-    } else {
-        glm::mat4 m = rigidTransform(b, f);
-        for (const auto& p : b.positions) positions.emplace_back(m * glm::vec4(p, 1.0f));
     }
+    engine::appendPosed({b.positions, b.morph_targets, b.skin_joints, b.skin_weights, b.influence_sets}, morph, mats,
+                        b.skinned() ? glm::mat4(1.0f) : rigidTransform(b, f), positions);
 }
 }  // namespace
 
@@ -43,7 +43,7 @@ std::vector<uint32_t> boneIndices(const std::vector<BoneMesh>& bones) {
     std::vector<uint32_t> out;
     uint32_t base = 0;
     for (const auto& b : bones) {
-        if (b.blend) continue;
+        if (b.ownDraw()) continue;
         for (uint32_t i : b.indices) out.push_back(base + i);
         base += uint32_t(b.positions.size());
     }
@@ -55,7 +55,7 @@ void poseBones(const std::vector<BoneMesh>& bones, const DrawFrame& f, std::vect
     positions.clear();
     colors.clear();
     for (const auto& b : bones) {
-        if (b.blend) continue;
+        if (b.ownDraw()) continue;
         appendPosed(b, f, positions, mats);
         colors.insert(colors.end(), b.positions.size(), b.color);
     }

@@ -17,6 +17,7 @@ struct DrawFrame {
     std::span<const glm::vec3> contact_normals;
     std::span<const glm::mat4> joint_globals;    // skeleton global transforms
     std::span<const glm::mat4> body_transforms;  // sim bodies
+    std::span<const float> morph_weights;        // engine::Scene::morphWeights (empty: the meshes' defaults)
 };
 
 }  // namespace engine::render

@@ -63,8 +63,80 @@ BoneMesh fromRenderMesh(const engine::RenderMesh& m) {
     b.index = m.joint;
     b.skin_joints = m.skin_joints;
     b.skin_weights = m.skin_weights;
+    b.influence_sets = m.influence_sets;
     b.inverse_bind = m.inverse_bind;
     b.skin_joint_map = m.skin_joint_map;
+    b.morph_targets = m.morph_targets;
+    b.morph_defaults = m.morph_weights;
+    b.texture = m.texture;
+    b.uvs = m.uvs;
+    b.alpha_cutoff = m.alpha_cutoff;
+    return b;
+}
+
+// Scenes without muscles: the meshes posed at sampled times of every
+// animation (and at rest), for the floor and the framing.
+void meshMotionBounds(const engine::Scene& scene, DrawTopology& t) {
+    constexpr int kSamples = 48;
+    std::vector<glm::mat4> globals;
+    std::vector<float> weights;
+    auto add = [&](int animation, double time) {
+        scene.skeleton.globals(scene.localPoses(animation, time), globals);
+        scene.morphWeights(animation, time, weights);
+        size_t first = 0;
+        for (const engine::RenderMesh& m : scene.meshes) {
+            const size_t n = m.morph_targets.size();
+            std::span<const float> mw = n ? std::span<const float>(weights).subspan(first, n) : std::span<const float>();
+            first += n;
+            for (const glm::vec3& p : engine::posedPositions(m, globals, mw)) {
+                t.mesh_motion_lo = glm::min(t.mesh_motion_lo, p);
+                t.mesh_motion_hi = glm::max(t.mesh_motion_hi, p);
+            }
+        }
+    };
+    if (scene.animations.empty()) add(-1, 0.0);
+    for (size_t a = 0; a < scene.animations.size(); ++a) {
+        const double d = scene.duration(int(a));
+        for (int i = 0; i <= kSamples; ++i) add(int(a), d * i / kSamples);
+    }
+}
+
+// A capsule body (a bone that collides as a capsule and has no mesh of its
+// own) drawn as what it is: two hemispheres and a cylinder around a–b,
+// body-local.
+BoneMesh capsuleMesh(const sim::Body& body, int index) {
+    constexpr int kSegments = 16, kRings = 6;  // around; per hemisphere
+    BoneMesh b;
+    b.name = body.name + " (capsule)";
+    b.follow = BoneMesh::Follow::Body;
+    b.index = index;
+    const glm::vec3 a = body.capsule_a, e = body.capsule_b;
+    const float r = body.capsule_radius;
+    glm::vec3 w = e - a;
+    const float len = glm::length(w);
+    w = len > 1e-9f ? w / len : glm::vec3(0, 1, 0);
+    const glm::vec3 ref = std::abs(w.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
+    const glm::vec3 u = glm::normalize(glm::cross(w, ref)), v = glm::cross(w, u);
+    // Rings from the pole at a (φ = −π/2) to the pole at b (φ = π/2); the
+    // equator is doubled, once on each end's sphere.
+    int rings = 0;
+    for (int half = 0; half < 2; ++half)
+        for (int k = 0; k <= kRings; ++k, ++rings) {
+            const float phi = (half == 0 ? -1.0f : 0.0f) * 1.5707963f + 1.5707963f * float(k) / float(kRings);
+            const glm::vec3 c = half == 0 ? a : e;
+            for (int s = 0; s < kSegments; ++s) {
+                const float th = 6.2831853f * float(s) / float(kSegments);
+                const glm::vec3 n = std::cos(phi) * (std::cos(th) * u + std::sin(th) * v) + std::sin(phi) * w;
+                b.positions.push_back(c + r * n);
+                b.normals.push_back(n);
+            }
+        }
+    for (int ring = 0; ring + 1 < rings; ++ring)
+        for (int s = 0; s < kSegments; ++s) {
+            const uint32_t i0 = uint32_t(ring * kSegments + s), i1 = uint32_t(ring * kSegments + (s + 1) % kSegments);
+            const uint32_t j0 = i0 + kSegments, j1 = i1 + kSegments;
+            b.indices.insert(b.indices.end(), {i0, i1, j1, i0, j1, j0});
+        }
     return b;
 }
 
@@ -140,10 +212,35 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
     for (const auto& a : w.attachments) t.attachments.push_back(a.particle);
 
     if (scene && !scene->meshes.empty()) {
-        for (const auto& m : scene->meshes) t.bones.push_back(fromRenderMesh(m));
+        size_t morph_first = 0;
+        for (const auto& m : scene->meshes) {
+            t.bones.push_back(fromRenderMesh(m));
+            t.bones.back().morph_first = morph_first;  // the order of Scene::morphWeights
+            morph_first += m.morph_targets.size();
+            if (t.bones.back().texture >= int(scene->textures.size())) t.bones.back().texture = -1;
+        }
+        t.textures = scene->textures;
+        if (w.muscles.empty()) meshMotionBounds(*scene, t);
     } else {
         for (size_t i = 0; i < w.bodies.size(); ++i)
             if (!w.bodies[i].triangles.empty()) t.bones.push_back(fromBody(w.bodies[i], int(i)));
+    }
+    // Capsule bodies no mesh of the scene shows (no rigid mesh on their
+    // joint, no skin using it): drawn as capsules, so what collides is seen.
+    std::vector<bool> shown;
+    if (scene) {
+        for (const auto& m : scene->meshes) {
+            for (int j : m.skin_joint_map)
+                if (j >= 0) shown.resize(std::max(shown.size(), size_t(j) + 1), false), shown[size_t(j)] = true;
+            if (m.joint >= 0) shown.resize(std::max(shown.size(), size_t(m.joint) + 1), false), shown[size_t(m.joint)] = true;
+        }
+    }
+    for (size_t i = 0; i < w.bodies.size(); ++i) {
+        const sim::Body& b = w.bodies[i];
+        if (!b.triangles.empty() || !(b.capsule_radius > 0.0f)) continue;
+        const int j = scene && i < scene->body_joint.size() ? scene->body_joint[i] : -1;
+        if (j >= 0 && size_t(j) < shown.size() && shown[size_t(j)]) continue;
+        t.bones.push_back(capsuleMesh(b, int(i)));
     }
 
     glm::vec3 lo(1e30f), hi(-1e30f);
@@ -152,6 +249,12 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
         hi = glm::max(hi, p);
     }
     t.rest_radius = lo.x <= hi.x ? std::max(0.5f * glm::length(hi - lo), 1e-3f) : 0.1f;
+    const bool mesh_motion = t.mesh_motion_lo.x <= t.mesh_motion_hi.x;
+    if (!(lo.x <= hi.x) && mesh_motion) {  // no muscles: the size of what the meshes sweep
+        lo = t.mesh_motion_lo;
+        hi = t.mesh_motion_hi;
+        t.rest_radius = std::max(0.5f * glm::length(hi - lo), 1e-3f);
+    }
     // The ground is the first roughly horizontal plane of the scene, or a
     // floor just under the rest pose.
     bool found = false;

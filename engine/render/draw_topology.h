@@ -18,9 +18,7 @@
 namespace sim {
 struct World;
 }
-namespace engine {
-struct Scene;
-}
+#include "engine/scene.h"
 
 namespace engine::render {
 
@@ -45,12 +43,25 @@ struct BoneMesh {
     bool blend = false;
     Follow follow = Follow::Static;
     int index = -1;  // joint or body index
-    // Skinning (glTF: joint matrix = global(joint) · inverseBind).
+    // Skinning (glTF: joint matrix = global(joint) · inverseBind), with
+    // influence_sets groups of four per vertex (engine::RenderMesh).
     std::vector<glm::uvec4> skin_joints;
     std::vector<glm::vec4> skin_weights;
+    int influence_sets = 1;
     std::vector<glm::mat4> inverse_bind;
     std::vector<int> skin_joint_map;
     bool skinned() const { return !skin_weights.empty(); }
+    // Morph targets; their weights are DrawFrame::morph_weights[morph_first ...].
+    std::vector<std::vector<glm::vec3>> morph_targets;
+    std::vector<float> morph_defaults;  // used when a frame carries no weights
+    size_t morph_first = 0;
+    // Base colour texture (index into DrawTopology::textures, −1: none), its
+    // coordinates, and the MASK cutoff against the texel alpha (−1: none).
+    int texture = -1;
+    std::vector<glm::vec2> uvs;
+    float alpha_cutoff = -1.0f;
+    // Drawn on its own (with its texture) rather than in the one opaque batch.
+    bool ownDraw() const { return blend || texture >= 0; }
 };
 
 enum class EdgeKind : uint8_t { Surface, Spoke, Medulla };
@@ -79,7 +90,12 @@ struct DrawTopology {
     std::vector<glm::vec2> around;
     std::vector<uint32_t> attachments;      // particle indices held on bodies
     std::vector<BoneMesh> bones;
+    std::vector<engine::Texture> textures;  // the scene's base colour textures
     bool hasTranslucent() const;            // any bone mesh with blend
+    // Scenes without muscles: where the meshes reach over every animation
+    // (sampled), so the floor and "frame all" hold the whole motion from
+    // the first frame. Invalid (lo > hi) for scenes with muscles.
+    glm::vec3 mesh_motion_lo{1e30f}, mesh_motion_hi{-1e30f};
     glm::vec3 ground_origin{0.0f};
     bool ground_is_plane = false;           // the scene's own plane (physics); else a floor under what is drawn
     glm::vec3 ground_normal{0.0f, 1.0f, 0.0f};

@@ -9,7 +9,7 @@ GpuMesh::~GpuMesh() { release(); }
 GpuMesh::GpuMesh(GpuMesh&& o) noexcept
     : vao_(std::exchange(o.vao_, 0)), pos_(std::exchange(o.pos_, 0)), nrm_(std::exchange(o.nrm_, 0)),
       col_(std::exchange(o.col_, 0)), fib_(std::exchange(o.fib_, 0)), ebo_(std::exchange(o.ebo_, 0)),
-      index_count_(std::exchange(o.index_count_, 0)) {}
+      uv_(std::exchange(o.uv_, 0)), index_count_(std::exchange(o.index_count_, 0)) {}
 
 GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
     if (this != &o) {
@@ -20,6 +20,7 @@ GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
         col_ = std::exchange(o.col_, 0);
         fib_ = std::exchange(o.fib_, 0);
         ebo_ = std::exchange(o.ebo_, 0);
+        uv_ = std::exchange(o.uv_, 0);
         index_count_ = std::exchange(o.index_count_, 0);
     }
     return *this;
@@ -28,13 +29,14 @@ GpuMesh& GpuMesh::operator=(GpuMesh&& o) noexcept {
 void GpuMesh::create() {
     if (vao_) return;
     glGenVertexArrays(1, &vao_);
-    GLuint b[5];
-    glGenBuffers(5, b);
+    GLuint b[6];
+    glGenBuffers(6, b);
     pos_ = b[0];
     nrm_ = b[1];
     col_ = b[2];
     ebo_ = b[3];
     fib_ = b[4];
+    uv_ = b[5];
     glBindVertexArray(vao_);
     auto attrib = [](GLuint index, GLuint buffer) {
         glBindBuffer(GL_ARRAY_BUFFER, buffer);
@@ -48,16 +50,20 @@ void GpuMesh::create() {
     glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
     glDisableVertexAttribArray(3);
     glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 0.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, uv_);
+    glVertexAttribPointer(4, 2, GL_FLOAT, GL_FALSE, sizeof(glm::vec2), nullptr);
+    glDisableVertexAttribArray(4);
+    glVertexAttrib2f(4, 0.0f, 0.0f);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo_);
     glBindVertexArray(0);
 }
 
 void GpuMesh::release() {
     if (!vao_) return;
-    GLuint b[5] = {pos_, nrm_, col_, ebo_, fib_};
-    glDeleteBuffers(5, b);
+    GLuint b[6] = {pos_, nrm_, col_, ebo_, fib_, uv_};
+    glDeleteBuffers(6, b);
     glDeleteVertexArrays(1, &vao_);
-    vao_ = pos_ = nrm_ = col_ = fib_ = ebo_ = 0;
+    vao_ = pos_ = nrm_ = col_ = fib_ = ebo_ = uv_ = 0;
 }
 
 void GpuMesh::setIndices(std::span<const uint32_t> indices) {
@@ -95,6 +101,21 @@ void GpuMesh::setVertices(std::span<const glm::vec3> positions, std::span<const 
         glBindBuffer(GL_ARRAY_BUFFER, fib_);
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(fibers.size_bytes()), fibers.data(), GL_STREAM_DRAW);
         glEnableVertexAttribArray(3);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuMesh::setUVs(std::span<const glm::vec2> uvs) {
+    create();
+    glBindVertexArray(vao_);
+    if (uvs.empty()) {
+        glDisableVertexAttribArray(4);
+        glVertexAttrib2f(4, 0.0f, 0.0f);
+    } else {
+        glBindBuffer(GL_ARRAY_BUFFER, uv_);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(uvs.size_bytes()), uvs.data(), GL_STATIC_DRAW);
+        glEnableVertexAttribArray(4);
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);

@@ -15,6 +15,7 @@ namespace engine::render {
 namespace {
 constexpr int kShadowUnit = 1;
 constexpr int kShadowSize = 2048;
+constexpr int kTextureUnit = 2;
 }  // namespace
 
 Renderer::Renderer() = default;
@@ -23,6 +24,50 @@ Renderer::~Renderer() {
     if (empty_vao_) glDeleteVertexArrays(1, &empty_vao_);
     if (ground_vao_) glDeleteVertexArrays(1, &ground_vao_);
     if (ground_vbo_) glDeleteBuffers(1, &ground_vbo_);
+    releaseTextures();
+}
+
+void Renderer::releaseTextures() {
+    if (!textures_.empty()) glDeleteTextures(GLsizei(textures_.size()), textures_.data());
+    textures_.clear();
+}
+
+// The scene's base colour textures as sRGB textures (sampled linear), with
+// their glTF samplers (the enum values are OpenGL's).
+void Renderer::uploadTextures() {
+    releaseTextures();
+    if (!topo_ || topo_->textures.empty()) return;
+    textures_.assign(topo_->textures.size(), 0);
+    glGenTextures(GLsizei(textures_.size()), textures_.data());
+    glActiveTexture(GL_TEXTURE0 + kTextureUnit);
+    for (size_t i = 0; i < textures_.size(); ++i) {
+        const engine::Texture& t = topo_->textures[i];
+        glBindTexture(GL_TEXTURE_2D, textures_[i]);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        const bool ok = t.width > 0 && t.height > 0 && t.rgba.size() >= size_t(t.width) * size_t(t.height) * 4;
+        const uint8_t white[4] = {255, 255, 255, 255};
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, ok ? t.width : 1, ok ? t.height : 1, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, ok ? t.rgba.data() : white);
+        const int min = t.min_filter >= 0 ? t.min_filter : GL_LINEAR_MIPMAP_LINEAR;
+        const int mag = t.mag_filter >= 0 ? t.mag_filter : GL_LINEAR;
+        if (min != GL_NEAREST && min != GL_LINEAR) glGenerateMipmap(GL_TEXTURE_2D);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, t.wrap_s);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, t.wrap_t);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+void Renderer::bindMeshTexture(Program& shader, const BoneMesh& m) {
+    const bool has = m.texture >= 0 && size_t(m.texture) < textures_.size();
+    shader.set("u_textured", has ? 1 : 0);
+    if (&shader == &mesh_) shader.set("u_alpha_cutoff", has ? m.alpha_cutoff : -1.0f);
+    if (!has) return;
+    glActiveTexture(GL_TEXTURE0 + kTextureUnit);
+    glBindTexture(GL_TEXTURE_2D, textures_[size_t(m.texture)]);
+    glActiveTexture(GL_TEXTURE0);
 }
 
 std::string Renderer::init(const std::string& dir) {
@@ -51,20 +96,38 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
     lowest_drawn_ = 1e30f;
     bone_tris_.clear();
     translucent_.clear();
+    textured_.clear();
     translucent_posed_ = false;
+    uploadTextures();
     if (!topo_) return;
+    // A scene without muscles: the floor under everything its meshes reach
+    // over the animation from the first frame.
+    if (topo_->mesh_motion_lo.x <= topo_->mesh_motion_hi.x) lowest_drawn_ = topo_->mesh_motion_lo.y;
     std::vector<uint32_t> idx = boneIndices(topo_->bones);
     bones_.setIndices(idx);
     for (size_t i = 0; i + 2 < idx.size(); i += 3) bone_tris_.emplace_back(idx[i], idx[i + 1], idx[i + 2]);
     for (size_t b = 0; b < topo_->bones.size(); ++b) {
         const BoneMesh& m = topo_->bones[b];
-        if (!m.blend) continue;
-        Translucent t;
-        t.mesh = b;
+        if (!m.ownDraw()) continue;
+        std::vector<glm::uvec3> tris;
         for (size_t i = 0; i + 2 < m.indices.size(); i += 3)
-            t.tris.emplace_back(m.indices[i], m.indices[i + 1], m.indices[i + 2]);
-        t.gpu.setIndices(m.indices);
-        translucent_.push_back(std::move(t));
+            tris.emplace_back(m.indices[i], m.indices[i + 1], m.indices[i + 2]);
+        GpuMesh gpu;
+        gpu.setIndices(m.indices);
+        if (m.texture >= 0 && m.uvs.size() == m.positions.size()) gpu.setUVs(m.uvs);
+        if (m.blend) {
+            Translucent t;
+            t.mesh = b;
+            t.tris = std::move(tris);
+            t.gpu = std::move(gpu);
+            translucent_.push_back(std::move(t));
+        } else {
+            Textured t;
+            t.mesh = b;
+            t.tris = std::move(tris);
+            t.gpu = std::move(gpu);
+            textured_.push_back(std::move(t));
+        }
     }
 }
 
@@ -74,7 +137,9 @@ void Renderer::poseTranslucent(const DrawFrame& f) {
     auto same = [](const std::vector<glm::mat4>& a, std::span<const glm::mat4> b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end());
     };
-    if (translucent_posed_ && same(posed_joints_, f.joint_globals) && same(posed_bodies_, f.body_transforms)) return;
+    if (translucent_posed_ && same(posed_joints_, f.joint_globals) && same(posed_bodies_, f.body_transforms) &&
+        std::equal(posed_morph_.begin(), posed_morph_.end(), f.morph_weights.begin(), f.morph_weights.end()))
+        return;
     for (Translucent& t : translucent_) {
         poseMesh(topo_->bones[t.mesh], f, skin_pos_, skin_mats_);
         computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
@@ -84,7 +149,19 @@ void Renderer::poseTranslucent(const DrawFrame& f) {
     }
     posed_joints_.assign(f.joint_globals.begin(), f.joint_globals.end());  // reuses the capacity
     posed_bodies_.assign(f.body_transforms.begin(), f.body_transforms.end());
+    posed_morph_.assign(f.morph_weights.begin(), f.morph_weights.end());
     translucent_posed_ = true;
+}
+
+void Renderer::poseTextured(const DrawFrame& f) {
+    for (Textured& t : textured_) {
+        const BoneMesh& m = topo_->bones[t.mesh];
+        poseMesh(m, f, skin_pos_, skin_mats_);
+        computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
+        skin_col_.assign(skin_pos_.size(), m.color);
+        for (const auto& p : skin_pos_) bounds_.add(p);
+        t.gpu.setVertices(skin_pos_, skin_nrm_, skin_col_);
+    }
 }
 
 // The camera, light and shadow uniforms the lit shaders (mesh, skin) share.
@@ -97,6 +174,9 @@ void Renderer::useLit(Program& shader, const glm::mat4& view_proj, const glm::ve
     shader.set("u_shadow", kShadowUnit);
     shader.set("u_use_shadow", opt.shadows ? 1 : 0);
     shader.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    shader.set("u_base_texture", kTextureUnit);
+    shader.set("u_textured", 0);
+    if (&shader == &mesh_) shader.set("u_alpha_cutoff", -1.0f);
 }
 
 // Translucent meshes after everything opaque: depth test on, depth write off,
@@ -112,6 +192,7 @@ void Renderer::drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye,
         const BoneMesh& m = topo_->bones[t.mesh];
         skin_.set("u_color", m.color);
         skin_.set("u_alpha", std::clamp(m.alpha * opt.skin_opacity, 0.0f, 1.0f));
+        bindMeshTexture(skin_, m);
         glCullFace(GL_FRONT);
         skin_.set("u_back", 1);
         t.gpu.draw();
@@ -191,6 +272,7 @@ glm::vec3 Renderer::groundOrigin() {
         lowest_drawn_ = std::min(lowest_drawn_, bounds_.lo.y);
         origin.y = lowest_drawn_ - 0.02f * r;
     }
+    last_ground_ = origin;
     return origin;
 }
 
@@ -247,6 +329,7 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
             computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
             bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
             for (const auto& p : bone_pos_) bounds_.add(p);
+            poseTextured(f);
         } else {
             bones_.setVertices({}, {}, {});
         }
@@ -282,7 +365,10 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
         shadow_.use();
         shadow_.set("u_view_proj", shadow_map_.lightViewProj());
         muscles_.draw();
-        if (opt.bones) bones_.draw();
+        if (opt.bones) {
+            bones_.draw();
+            for (const Textured& t : textured_) t.gpu.draw();
+        }
         glDisable(GL_POLYGON_OFFSET_FILL);
         shadow_map_.end();
     }
@@ -304,7 +390,15 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     shadow_map_.bindTexture(kShadowUnit);
 
     useLit(mesh_, view_proj, eye, opt);
-    if (opt.bones) bones_.draw();
+    if (opt.bones) {
+        bones_.draw();
+        for (const Textured& t : textured_) {
+            bindMeshTexture(mesh_, topo_->bones[t.mesh]);
+            t.gpu.draw();
+        }
+        mesh_.set("u_textured", 0);
+        mesh_.set("u_alpha_cutoff", -1.0f);
+    }
     // Push the surface back a little so wireframe and colour-group lines on it win the depth test.
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);

@@ -40,6 +40,9 @@ public:
     const RenderTarget& target() const { return target_; }
     // Bounds of what the last frame drew (visible muscles and bones), for "frame all".
     const Bounds& lastBounds() const { return bounds_; }
+    // Where the ground of the last frame lay (the scene's plane, or the floor
+    // under the lowest point drawn; exposed for tests).
+    const glm::vec3& lastGroundOrigin() const { return last_ground_; }
     // Per-vertex muscle colours of the last frame (exposed for tests).
     const std::vector<glm::vec3>& muscleColors() const { return colors_; }
 
@@ -49,6 +52,12 @@ private:
     void drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows);
 
     void poseTranslucent(const DrawFrame& f);
+    void poseTextured(const DrawFrame& f);
+    void uploadTextures();
+    void releaseTextures();
+    // Binds a mesh's texture to the texture unit and sets u_textured (and
+    // for the mesh shader u_alpha_cutoff).
+    void bindMeshTexture(Program& shader, const BoneMesh& m);
     void drawTranslucent(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
     void useLit(Program& shader, const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
 
@@ -76,13 +85,24 @@ private:
         Bounds bounds;  // of the last upload
     };
     std::vector<Translucent> translucent_;
-    std::vector<glm::vec3> skin_pos_, skin_nrm_;
+    // Opaque meshes with a base colour texture, one GPU mesh each (they
+    // need their texture bound), posed every frame like the bones.
+    struct Textured {
+        size_t mesh = 0;  // index into DrawTopology::bones
+        GpuMesh gpu;
+        std::vector<glm::uvec3> tris;
+    };
+    std::vector<Textured> textured_;
+    std::vector<GLuint> textures_;  // per DrawTopology::textures
+    std::vector<glm::vec3> skin_pos_, skin_nrm_, skin_col_;
     std::vector<glm::mat4> posed_joints_, posed_bodies_;
+    std::vector<float> posed_morph_;
     bool translucent_posed_ = false;
     Bounds bounds_;
     // Without a plane in the scene the floor sits just under the lowest point
     // drawn since the scene was shown (it never jumps up as a figure moves).
     float lowest_drawn_ = 1e30f;
+    glm::vec3 last_ground_{0.0f};
     glm::vec3 groundOrigin();
     glm::vec3 light_dir_{0.35f, 1.0f, 0.25f};
 };

@@ -157,4 +157,77 @@ inline Builder muscleFile(json extras, TetraMesh shape = TetraMesh::Closed) {
     return b;
 }
 
+// A quad with TEXCOORD_0 and a base colour texture, its image embedded
+// (bufferView), as a data: URI, or a file next to the scene. The quad spans
+// x, y in [−1, 1] at z = 0, UV (0, 0) at its top-left corner (−1, 1).
+inline Builder texturedQuad(const std::string& image_source, const std::vector<uint8_t>& png) {
+    Builder b;
+    int pos = b.floats({-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0}, "VEC3", 3);
+    b.doc["accessors"][size_t(pos)]["min"] = {-1, -1, 0};
+    b.doc["accessors"][size_t(pos)]["max"] = {1, 1, 0};
+    int uv = b.floats({0, 1, 1, 1, 1, 0, 0, 0}, "VEC2", 2);
+    int idx = b.accessor(b.view(std::vector<uint16_t>{0, 1, 2, 0, 2, 3}), 5123, 6, "SCALAR");
+    json image;
+    if (image_source == "bufferView") image = {{"bufferView", b.view(png)}, {"mimeType", "image/png"}};
+    else if (image_source == "data") image = {{"uri", "data:image/png;base64," + Builder::base64(png)}};
+    else image = {{"uri", image_source}};
+    b.doc["images"] = json::array({image});
+    b.doc["samplers"] = json::array({{{"magFilter", 9728}, {"minFilter", 9728}, {"wrapS", 33071}, {"wrapT", 33071}}});
+    b.doc["textures"] = json::array({{{"source", 0}, {"sampler", 0}}});
+    b.doc["materials"] = json::array({{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}});
+    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}, {"TEXCOORD_0", uv}}}, {"indices", idx}, {"material", 0}}}}});
+    b.node({{"name", "quad"}, {"mesh", mesh}});
+    return b;
+}
+
+// A RiggedSimple-like character: a square bar (half-width 0.1) from y = 0 to
+// y = 2 under a root node moved by `root_y`, skinned to J0 (the root's child,
+// at the root) for the level y = 0 and to J1 (one metre up) for the levels
+// y = 1 and y = 2; the animation "bend" turns J1 90° about +z over 1 s.
+inline Builder riggedBar(float root_y = 0.0f) {
+    Builder b;
+    std::vector<float> pos;
+    std::vector<uint8_t> joints;
+    std::vector<float> weights;
+    for (int level = 0; level < 3; ++level)
+        for (int c = 0; c < 4; ++c) {
+            const float x = (c == 0 || c == 3) ? -0.1f : 0.1f, z = c < 2 ? -0.1f : 0.1f;
+            pos.insert(pos.end(), {x, float(level), z});
+            joints.insert(joints.end(), {uint8_t(level == 0 ? 0 : 1), 0, 0, 0});
+            weights.insert(weights.end(), {1, 0, 0, 0});
+        }
+    std::vector<uint16_t> idx;
+    for (int level = 0; level < 2; ++level)
+        for (int c = 0; c < 4; ++c) {
+            const uint16_t a = uint16_t(4 * level + c), bb = uint16_t(4 * level + (c + 1) % 4);
+            idx.insert(idx.end(), {a, bb, uint16_t(bb + 4), a, uint16_t(bb + 4), uint16_t(a + 4)});
+        }
+    int p = b.floats(pos, "VEC3", 3);
+    b.doc["accessors"][size_t(p)]["min"] = {-0.1, 0, -0.1};
+    b.doc["accessors"][size_t(p)]["max"] = {0.1, 2, 0.1};
+    int j = b.accessor(b.view(joints), 5121, 12, "VEC4");
+    int w = b.floats(weights, "VEC4", 4);
+    int i = b.accessor(b.view(idx), 5123, idx.size(), "SCALAR");
+    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", p}, {"JOINTS_0", j}, {"WEIGHTS_0", w}}}, {"indices", i}}}}});
+    std::vector<float> ib(32, 0.0f);
+    for (int k = 0; k < 2; ++k)
+        for (int d = 0; d < 4; ++d) ib[size_t(16 * k + 5 * d)] = 1.0f;
+    ib[16 + 13] = -1.0f;  // J1 at (0, 1, 0) in the bind pose
+    b.node({{"name", "root"}, {"translation", {0, root_y, 0}}, {"children", {1, 3}}});
+    b.node({{"name", "J0"}, {"children", {2}}});
+    b.node({{"name", "J1"}, {"translation", {0, 1, 0}}});
+    b.node({{"name", "bar"}, {"mesh", mesh}, {"skin", 0}});
+    b.doc["skins"] = json::array({{{"joints", {1, 2}}, {"inverseBindMatrices", b.accessor(b.view(ib), 5126, 2, "MAT4")}}});
+    b.doc["scenes"] = json::array({{{"nodes", {0}}}});
+    int t_in = b.floats({0.0f, 1.0f}, "SCALAR", 1);
+    b.doc["accessors"][size_t(t_in)]["min"] = {0};
+    b.doc["accessors"][size_t(t_in)]["max"] = {1};
+    const float s = 0.70710678f;
+    int r_out = b.floats({0, 0, 0, 1, 0, 0, s, s}, "VEC4", 4);
+    b.doc["animations"] = json::array({{{"name", "bend"},
+                                        {"samplers", {{{"input", t_in}, {"output", r_out}}}},
+                                        {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "rotation"}}}}}}}});
+    return b;
+}
+
 }  // namespace gltf_test
