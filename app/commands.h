@@ -15,5 +15,6 @@ int benchCommand(const Args& args);  // app/cmd_bench.cpp
 int genCommand(const Args& args);    // app/cmd_gen.cpp
 int viewCommand(const Args& args);   // app/cmd_view.cpp
 int measureCommand(const Args& args);  // app/cmd_measure.cpp
+int studyCommand(const Args& args);    // app/cmd_study.cpp
 
 }  // namespace app

@@ -19,6 +19,7 @@ const char* kUsage =
     "  bench  benchmarks: scenes x solvers x threads x iterations\n"
     "  gen    writes every generated scene to assets/scenes\n"
     "  measure  rest-pose muscle volumes and packing of a scene\n"
+    "  study  the students' Study: XPBD vs PBD against a reference, headless\n"
     "run `msxpbd <command> --help` for a command's options\n";
 }
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
         if (cmd == "gen") return app::genCommand(args);
         if (cmd == "view") return app::viewCommand(args);
         if (cmd == "measure") return app::measureCommand(args);
+        if (cmd == "study") return app::studyCommand(args);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "msxpbd %s: out of memory\n", cmd.c_str());
         return 1;
