@@ -21,6 +21,10 @@ struct ViewOptions {
     // Render-rate cap (0: none). Frames beyond what a display shows only take
     // cores from the simulation (under llvmpipe the rasteriser runs on them).
     int max_fps = 60;
+    // A window open from the start: "study" (the Study, docs/study.md),
+    // "study-cost" (the same at its equal-cost view); a
+    // headless run waits for its curves before the screenshot.
+    std::string panel;
 };
 
 // Returns an error with the valid ranges (empty on success); sets `help`

@@ -61,6 +61,7 @@ private:
     void drawUi(const SimFrame& f);
     void handleDrag(double dx, double dy, int button, int mods);
     void writeScreenshot();
+    void writePlotExport();
 
     ViewOptions opt_;
     uint64_t measured_frames_ = 0;

@@ -25,6 +25,13 @@ struct ViewerState {
     bool frame_requested = true;    // "frame all" at the next rendered frame
     bool camera_set = false;        // a camera was set explicitly (a preset): headless runs keep it
     std::string screenshot_path;    // written after the next rendered frame
+    bool show_study = false;        // the Study window (docs/study.md; view --panel study opens it)
+    // The Study's plot, written as PNG after the next rendered frame: the path
+    // and the plot's rectangle in window units (x, y, width, height).
+    std::string plot_export_path;
+    float plot_export_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
+    unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay
