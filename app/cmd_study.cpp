@@ -23,7 +23,7 @@ const char* kStudyUsage =
     "  Hangs builtin:hang under gravity until it rests, for XPBD, PBD (k') and PBD raw at\n"
     "  several iteration and substep counts, and prints its stretch against the reference\n"
     "  (the static equilibrium of the same material, solved directly). docs/study.md.\n"
-    "  --stiffness K     the material: fibre and structure stiffness, N/m [10, 100000] (default 100)\n"
+    "  --stiffness K     the material: fibre and structure stiffness, N/m [10, 100000] (default 300)\n"
     "  --substeps LIST   substep counts of the iterations view (default 1,4,16)\n"
     "  --iterations LIST iteration counts (default 1,2,5,10,20,50)\n"
     "  --equal-cost N    substeps x iterations per frame of the equal-cost view [1, 4096] (default 64)\n"

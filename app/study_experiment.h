@@ -21,7 +21,7 @@ namespace app {
 struct StudySettings {
     // The material: XPBD stiffness of the fibre and structure families, N/m
     // (the edges of the muscle's surface and of its inner structure).
-    double stiffness = 100.0;
+    double stiffness = 300.0;
     std::vector<int> substeps{1, 4, 16};
     std::vector<int> iterations{1, 2, 5, 10, 20, 50};
     int equal_cost = 64;   // substeps × iterations per frame in the equal-cost view

@@ -30,7 +30,7 @@ const Marker kSubstepMarker[] = {Marker::Triangle, Marker::Square, Marker::Circl
 Dash dashFor(size_t i, size_t n) { return kSubstepDash[std::min<size_t>(2, 3 - std::min<size_t>(3, n - i))]; }
 Marker markerFor(size_t i, size_t n) { return kSubstepMarker[std::min<size_t>(2, 3 - std::min<size_t>(3, n - i))]; }
 
-// Decades around every value shown (log axis), at least one decade.
+// A log range a little wider than every value shown.
 void logRange(const std::vector<double>& v, double& lo, double& hi) {
     lo = 1e300;
     hi = 0.0;
@@ -44,9 +44,13 @@ void logRange(const std::vector<double>& v, double& lo, double& hi) {
         hi = 100.0;
         return;
     }
-    lo = std::pow(10.0, std::floor(std::log10(lo)));
-    hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (hi <= lo) hi = lo * 10.0;
+    lo /= 1.4;
+    hi *= 1.4;
+    if (hi < lo * 10.0) {  // at least a decade, about the middle
+        const double m = std::sqrt(lo * hi);
+        lo = m / std::sqrt(10.0);
+        hi = m * std::sqrt(10.0);
+    }
 }
 
 const char* kIterationsText =
