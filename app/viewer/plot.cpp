@@ -36,7 +36,7 @@ std::vector<double> logTicks(double lo, double hi) {
     std::vector<double> t;
     if (!(lo > 0.0) || !(hi > lo) || !std::isfinite(hi)) return t;
     const int d0 = int(std::floor(std::log10(lo) + 1e-9)), d1 = int(std::ceil(std::log10(hi) - 1e-9));
-    const bool fine = d1 - d0 <= 3;  // few decades: 1, 2, 5 in each
+    const bool fine = d1 - d0 <= 4;  // few decades: 1, 2, 5 in each
     for (int d = d0; d <= d1; ++d)
         for (double m : {1.0, 2.0, 5.0}) {
             if (m != 1.0 && !fine) continue;
