@@ -389,6 +389,7 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "zoom" && need(1) && num(1, v)) return zoomCamera(float(v)), std::string();
     if (verb == "study" && need(0)) return runStudy();
     if (verb == "study" && need(1) && num(1, v)) return runStudy(v);
+    if (verb == "study-png" && need(1)) return requestStudyPlot(w[1]), std::string();
     if (verb == "study-window" && need(1)) {
         auto b = onOff(w[1], s_.show_study);
         return b ? (showStudy(*b), std::string()) : bad;

@@ -109,6 +109,8 @@ public:
     // PNG after the next rendered frame (`rect`: the plot in window units).
     std::string exportStudyCsv(const std::string& path);
     void exportStudyPlot(const std::string& path, const float rect[4]);
+    // Asks the Study window to export its plot as PNG (it knows where the plot is).
+    void requestStudyPlot(const std::string& path) { s_.study_png_request = path; }
 
     // Presets (JSON)
     std::string savePreset(const std::string& path);
@@ -117,7 +119,7 @@ public:
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
     // "error-scale 0.1",
-    // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "reload". Returns an error
+    // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).
     std::string execute(std::string_view command);

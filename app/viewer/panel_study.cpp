@@ -126,7 +126,11 @@ void drawStudyPanel(PanelContext& c) {
         }
     }
     ImGui::SameLine();
-    bool export_png = ImGui::Button("PNG");
+    if (ImGui::Button("PNG")) {
+        char path[64];
+        std::snprintf(path, sizeof path, "study-%.0f%s.png", r->settings.stiffness, st.study_equal_cost ? "-cost" : "");
+        c.actions.requestStudyPlot(path);
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("write the plot as study-<k>.png in the working directory");
     ImGui::SameLine();
     if (ImGui::Button("CSV")) {
@@ -196,12 +200,11 @@ void drawStudyPanel(PanelContext& c) {
         }
     }
     pl.legend(legend);
-    if (export_png) {
-        char path[64];
-        std::snprintf(path, sizeof path, "study-%.0f%s.png", r->settings.stiffness, st.study_equal_cost ? "-cost" : "");
+    if (!st.study_png_request.empty()) {
         const ImVec4 f = pl.frame();
         const float rect[4] = {f.x, f.y, f.z, f.w};
-        c.actions.exportStudyPlot(path, rect);
+        c.actions.exportStudyPlot(st.study_png_request, rect);
+        st.study_png_request.clear();
     }
     ImGui::TextWrapped("%s", st.study_equal_cost ? kEqualCostText : kIterationsText);
     ImGui::End();

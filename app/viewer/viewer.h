@@ -50,6 +50,7 @@ public:
     const SimFrame& shown() const { return sim_.latest(); }
     const engine::render::Renderer& renderer() const { return renderer_; }
     const StatsHistory& stats() const { return stats_; }
+    const Study& study() const { return study_; }
 
 private:
     int runUnguarded();

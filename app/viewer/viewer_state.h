@@ -30,6 +30,7 @@ struct ViewerState {
     // and the plot's rectangle in window units (x, y, width, height).
     std::string plot_export_path;
     float plot_export_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    std::string study_png_request;  // the Study window cuts its plot to this PNG when it next draws
     bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
     unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
     int solo_muscle = -1;           // −1: none
