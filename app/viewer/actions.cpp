@@ -243,6 +243,7 @@ std::string Actions::runStudy(std::optional<double> stiffness) {
     }
     s_.show_study = true;
     study_->start(stiffness.value_or(study_->stiffness()));
+    s_.study_stiffness = float(study_->stiffness());
     return {};
 }
 

@@ -64,9 +64,9 @@ const char* kIterationsText =
     "material is practically rigid, and every bit of stretch the curves show is convergence error.";
 const char* kEqualCostText =
     "Every point costs the same: substeps x iterations per frame is fixed. Spending it on substeps (to the right) "
-    "brings XPBD to the reference far sooner than spending it on iterations (to the left): a smaller time step "
-    "makes each constraint stiffer relative to the inertia it fights, so fewer iterations are needed "
-    "(Macklin et al. 2019, \"Small Steps\"). PBD has no material to converge to: its answer moves with the split.";
+    "brings XPBD to the reference far sooner than spending it on iterations (to the left): in a shorter substep "
+    "the inertia of the particles dominates the system the solver has to solve, and Gauss-Seidel solves such a "
+    "system in few iterations (Macklin et al. 2019, \"Small Steps\"). PBD has no material to converge to: its answer moves with the split.";
 }  // namespace
 
 void drawStudyPanel(PanelContext& c) {
@@ -75,15 +75,17 @@ void drawStudyPanel(PanelContext& c) {
     ImGui::SetNextWindowPos(ImVec2(0.5f * (ds.x - w), 8.0f), ImGuiCond_Appearing);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Appearing);
     ImGui::SetNextWindowBgAlpha(1.0f);  // the panels behind it would show through the plot
+    ViewerState& st = c.state;
     bool open = true;
     if (!ImGui::Begin("Study: how far does a hanging muscle stretch?", &open)) {
         ImGui::End();
         if (!open) c.actions.showStudy(false);
         return;
     }
-    ViewerState& st = c.state;
     // The material, in N/m, on a log scale from soft to practically rigid.
-    float k = float(c.study.stiffness());
+    // The slider keeps its value in the state while dragged; the study runs
+    // when it is released.
+    float& k = st.study_stiffness;
     ImGui::SetNextItemWidth(260.0f);
     ImGui::SliderFloat("material stiffness", &k, float(StudySettings::kMinStiffness),
                        float(StudySettings::kMaxStiffness), "%.0f N/m", ImGuiSliderFlags_Logarithmic);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/study_experiment.h"
 #include "app/viewer/controls.h"
 #include "engine/render/camera.h"
 #include "engine/render/render_options.h"
@@ -31,6 +32,7 @@ struct ViewerState {
     std::string plot_export_path;
     float plot_export_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     std::string study_png_request;  // the Study window cuts its plot to this PNG when it next draws
+    float study_stiffness = float(StudySettings{}.stiffness);  // the Study's material slider, N/m
     bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
     unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
     int solo_muscle = -1;           // −1: none
