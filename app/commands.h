@@ -16,5 +16,6 @@ int genCommand(const Args& args);    // app/cmd_gen.cpp
 int viewCommand(const Args& args);   // app/cmd_view.cpp
 int measureCommand(const Args& args);  // app/cmd_measure.cpp
 int bakeCommand(const Args& args);   // app/cmd_bake.cpp
+int studyCommand(const Args& args);    // app/cmd_study.cpp
 
 }  // namespace app

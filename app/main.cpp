@@ -20,6 +20,7 @@ const char* kUsage =
     "  gen    writes every generated scene to assets/scenes\n"
     "  measure  rest-pose muscle volumes and packing of a scene\n"
     "  bake   writes a simulated clip to .glb/.gltf, .usda or .pc2 (--out FILE)\n"
+    "  study  the students' Study: XPBD vs PBD against a reference, headless\n"
     "run `msxpbd <command> --help` for a command's options\n";
 }
 
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
         if (cmd == "view") return app::viewCommand(args);
         if (cmd == "measure") return app::measureCommand(args);
         if (cmd == "bake") return app::bakeCommand(args);
+        if (cmd == "study") return app::studyCommand(args);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "msxpbd %s: out of memory\n", cmd.c_str());
         return 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -235,10 +236,38 @@ void Actions::setErrorScale(float scale) {
     if (scale == scale) s_.render.error_scale = std::clamp(scale, kErrorScaleMin, kErrorScaleMax);
 }
 
-std::string Actions::runStudy() {
+std::string Actions::runStudy(std::optional<double> stiffness) {
     if (!study_) return "no study here (the Study panel runs it)";
-    study_->start(s_.controls.params);
+    if (stiffness && !(*stiffness >= StudySettings::kMinStiffness && *stiffness <= StudySettings::kMaxStiffness)) {
+        std::ostringstream os;
+        os << "study stiffness " << *stiffness << " N/m out of range [" << StudySettings::kMinStiffness << ", "
+           << StudySettings::kMaxStiffness << "]";
+        return os.str();
+    }
+    s_.show_study = true;
+    study_->start(stiffness.value_or(study_->stiffness()));
+    s_.study_stiffness = float(study_->stiffness());
     return {};
+}
+
+void Actions::showStudy(bool on) {
+    s_.show_study = on;
+    if (on && study_) study_->start(study_->stiffness());
+}
+
+std::string Actions::exportStudyCsv(const std::string& path) {
+    auto r = study_ ? study_->result() : nullptr;
+    if (!r) return "the Study has no result to export yet";
+    std::ofstream f(path);
+    f << studyCsv(*r);
+    if (!f) return "cannot write " + path;
+    s_.status = "study CSV written: " + path;
+    return {};
+}
+
+void Actions::exportStudyPlot(const std::string& path, const float rect[4]) {
+    s_.plot_export_path = path;
+    for (int i = 0; i < 4; ++i) s_.plot_export_rect[i] = rect[i];
 }
 
 void Actions::setRecordConvergence(bool on) {
@@ -403,6 +432,12 @@ std::string Actions::execute(std::string_view command) {
     }
     if (verb == "zoom" && need(1) && num(1, v)) return zoomCamera(float(v)), std::string();
     if (verb == "study" && need(0)) return runStudy();
+    if (verb == "study" && need(1) && num(1, v)) return runStudy(v);
+    if (verb == "study-png" && need(1)) return requestStudyPlot(w[1]), std::string();
+    if (verb == "study-window" && need(1)) {
+        auto b = onOff(w[1], s_.show_study);
+        return b ? (showStudy(*b), std::string()) : bad;
+    }
     if (verb == "overlay" && need(2)) {
         auto o = engine::render::parseOverlay(w[1]);
         if (!o) return "unknown overlay '" + w[1] + "'";

@@ -114,9 +114,18 @@ public:
     void panCamera(float dx_px, float dy_px, float window_height_px) { s_.camera.pan(dx_px, dy_px, window_height_px); }
     void zoomCamera(float wheel_steps) { s_.camera.zoom(wheel_steps); }
 
-    // Study panel: (re)starts the iteration-count experiment with the current
-    // parameters. Returns an error when there is no study to run.
-    std::string runStudy();
+    // The Study (docs/study.md): shows the experiment for a material (N/m;
+    // none: the one last shown), running it in the background unless it ran
+    // before; opens the Study window. Returns an error when there is no study
+    // here or the stiffness is out of range.
+    std::string runStudy(std::optional<double> stiffness = std::nullopt);
+    void showStudy(bool on);
+    // Writes the Study's points as CSV (docs/study.md "Output"), or its plot as
+    // PNG after the next rendered frame (`rect`: the plot in window units).
+    std::string exportStudyCsv(const std::string& path);
+    void exportStudyPlot(const std::string& path, const float rect[4]);
+    // Asks the Study window to export its plot as PNG (it knows where the plot is).
+    void requestStudyPlot(const std::string& path) { s_.study_png_request = path; }
 
     // Presets (JSON)
     std::string savePreset(const std::string& path);
@@ -125,7 +134,7 @@ public:
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
     // "error-scale 0.1",
-    // "orbit 40 0", "zoom 2", "study", "reload". Returns an error
+    // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).
     std::string execute(std::string_view command);

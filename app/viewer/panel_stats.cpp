@@ -1,54 +1,123 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
+#include "app/viewer/plot.h"
 #include "engine/render/colormap.h"
 #include "engine/build_info.h"
 
 namespace app::viewer {
 
 namespace {
+using plot::Dash;
+using plot::Marker;
+
+// A ring buffer as a series against "frames ago" (the oldest on the left).
+void ringSeries(const RingBuffer& r, std::vector<double>& x, std::vector<double>& y) {
+    const int n = r.size();
+    x.resize(size_t(n));
+    y.resize(size_t(n));
+    for (int i = 0; i < n; ++i) {
+        x[size_t(i)] = double(i - (n - 1));
+        y[size_t(i)] = double(r.data()[(r.offset() + i) % n]);
+    }
+}
+
+plot::Axis framesAgo(int n) {
+    plot::Axis a;
+    a.label = "frames ago";
+    a.min = -double(n - 1);
+    a.max = 0.0;
+    return a;
+}
+
+// Render frames per second over the recent frames.
+void fpsGraph(const StatsHistory& s) {
+    std::vector<double> x, y;
+    ringSeries(s.render_fps, x, y);
+    plot::Axis ya;
+    ya.label = "render, frames per second";
+    ya.min = 0.0;
+    ya.max = std::max(60.0, double(s.render_fps.max()) * 1.1);
+    plot::Plot pl(framesAgo(s.render_fps.size()), ya, ImVec2(ImGui::GetContentRegionAvail().x, 110.0f));
+    pl.line(x, y, IM_COL32(120, 190, 255, 255), 1.5f);
+}
+
 // Sim ms per frame stacked by phase: one column per recent frame, one colour
-// per phase (ImGui 1.86 has no stacked plot; the draw list does it).
+// per phase, the phases' last values in the legend.
 void stackedPhases(const StatsHistory& s) {
-    const float h = 90.0f;
-    const float w = ImGui::GetContentRegionAvail().x;
-    ImVec2 p0 = ImGui::GetCursorScreenPos();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(20, 20, 24, 200));
     const int n = s.sim_ms.size();
-    float top = std::max(1.0f, s.sim_ms.max() * 1.1f);
-    const float col_w = w / float(n);
+    plot::Axis ya;
+    ya.label = "sim, ms per frame by phase";
+    ya.min = 0.0;
+    ya.max = std::max(1.0, double(s.sim_ms.max()) * 1.1);
+    plot::Plot pl(framesAgo(n), ya, ImVec2(ImGui::GetContentRegionAvail().x, 120.0f));
     for (int i = 0; i < n; ++i) {
         int idx = (s.sim_ms.offset() + i) % n;
-        float y = p0.y + h;
+        double y = 0.0;
+        const double x = double(i - (n - 1));
         for (int ph = 0; ph < sim::kPhaseCount; ++ph) {
             float v = s.phase_ms[size_t(ph)].data()[idx];
             if (v <= 0.0f) continue;
-            float dy = v / top * h;
             glm::vec3 c = engine::render::categoricalColor(ph);
-            dl->AddRectFilled(ImVec2(p0.x + float(i) * col_w, y - dy), ImVec2(p0.x + float(i + 1) * col_w, y),
-                              ImColor(c.x, c.y, c.z));
-            y -= dy;
+            pl.bar(x - 0.5, y, x + 0.5, y + double(v), ImColor(c.x, c.y, c.z));
+            y += double(v);
         }
     }
-    char label[64];
-    std::snprintf(label, sizeof label, "%.1f ms", double(top));
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(230, 230, 230, 255), label);
-    ImGui::Dummy(ImVec2(w, h));
-    // Legend: phases with their last value.
+    // The legend under the plot, two phases a line (ten would not fit beside it).
     for (int ph = 0; ph < sim::kPhaseCount; ++ph) {
         glm::vec3 c = engine::render::categoricalColor(ph);
         ImGui::ColorButton("##ph", ImVec4(c.x, c.y, c.z, 1.0f), ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
         ImGui::SameLine();
         std::string name(sim::phaseName(static_cast<sim::Phase>(ph)));
-        ImGui::Text("%-10s %6.2f", name.c_str(), double(s.phase_ms[size_t(ph)].last()));
+        ImGui::Text("%-10s %6.2f ms", name.c_str(), double(s.phase_ms[size_t(ph)].last()));
         if (ph % 2 == 0) ImGui::SameLine(180);
     }
     ImGui::NewLine();
+}
+
+// Real-time factor against the line where the sim keeps up with the clock.
+void realtimeGraph(const StatsHistory& s) {
+    std::vector<double> x, y;
+    ringSeries(s.rtf, x, y);
+    plot::Axis ya;
+    ya.label = "real-time factor";
+    ya.min = 0.0;
+    ya.max = std::max(2.0, double(s.rtf.max()) * 1.1);
+    plot::Plot pl(framesAgo(s.rtf.size()), ya, ImVec2(ImGui::GetContentRegionAvail().x, 100.0f));
+    pl.hline(1.0, IM_COL32(255, 255, 255, 160), 1.0f, Dash::Dashed, "real time");
+    pl.line(x, y, IM_COL32(255, 200, 90, 255), 1.5f);
+}
+
+// Residual after each iteration of the last substep (log axis).
+void convergenceGraph(const std::vector<float>& r) {
+    std::vector<double> x, y;
+    double lo = 1e300, hi = 0.0;
+    for (size_t i = 0; i < r.size(); ++i) {
+        x.push_back(double(i + 1));
+        y.push_back(double(r[i]));
+        if (r[i] > 0.0f) {
+            lo = std::min(lo, double(r[i]));
+            hi = std::max(hi, double(r[i]));
+        }
+    }
+    if (!(hi > 0.0)) lo = 1e-6, hi = 1e-3;
+    plot::Axis xa, ya;
+    xa.label = "iteration (last substep)";
+    xa.min = 0.5;
+    xa.max = double(r.size()) + 0.5;
+    ya.label = "largest residual, m";
+    ya.log = true;
+    ya.min = std::pow(10.0, std::floor(std::log10(lo)));
+    ya.max = std::pow(10.0, std::ceil(std::log10(hi)));
+    if (ya.max <= ya.min) ya.max = ya.min * 10.0;
+    plot::Plot pl(xa, ya, ImVec2(ImGui::GetContentRegionAvail().x, 110.0f));
+    pl.line(x, y, IM_COL32(230, 120, 200, 255), 1.5f, Dash::Solid, r.size() <= 30 ? Marker::Circle : Marker::None);
 }
 }  // namespace
 
@@ -59,28 +128,21 @@ void drawStatsPanel(PanelContext& c) {
     if (!c.state.show_timings) {
         ImGui::TextDisabled("timings not shown: a headless image is reproducible (view --timings shows them)");
     } else {
-        std::snprintf(overlay, sizeof overlay, "render %.0f fps (%.1f ms)", double(s.renderFps()), double(s.render_ms.mean()));
-        // Explicit widths: a graph size of -1 came out 1 px wide in this window.
-        ImGui::PlotLines("##fps", s.render_fps.data(), s.render_fps.size(), s.render_fps.offset(), overlay, 0.0f, 120.0f,
-                         ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        ImGui::Text("render %.0f fps (%.1f ms)", double(s.renderFps()), double(s.render_ms.mean()));
+        fpsGraph(s);
         std::snprintf(overlay, sizeof overlay, "sim %.1f ms/frame, real-time x%.2f", double(s.sim_ms.mean()),
                       double(f.realtime_factor));
         ImGui::TextUnformatted(overlay);
         stackedPhases(s);
-        ImGui::Text("real-time factor");
-        ImGui::SameLine();
-        ImGui::PlotLines("##rtf", s.rtf.data(), s.rtf.size(), s.rtf.offset(), nullptr, 0.0f, 2.0f,
-                         ImVec2(ImGui::GetContentRegionAvail().x, 30));
+        realtimeGraph(s);
     }
 
     ImGui::Separator();
     bool record = c.actions.state().controls.record_convergence;
     if (ImGui::Checkbox("residual per iteration", &record)) c.actions.setRecordConvergence(record);
     if (!f.convergence.empty()) {
-        float top = *std::max_element(f.convergence.begin(), f.convergence.end());
-        std::snprintf(overlay, sizeof overlay, "residual/iteration, last %.2e m", double(f.convergence.back()));
-        ImGui::PlotHistogram("##conv", f.convergence.data(), int(f.convergence.size()), 0, overlay, 0.0f, top * 1.05f,
-                             ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        ImGui::Text("residual per iteration, last %.2e m", double(f.convergence.back()));
+        convergenceGraph(f.convergence);
     } else {
         ImGui::TextDisabled(record ? "residual per iteration: waiting for the next step" : "residual per iteration: off");
     }

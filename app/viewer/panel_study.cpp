@@ -1,49 +1,216 @@
+// The Study window (docs/study.md): the students' experiment plotted with its
+// reference, a material slider in N/m, the equal-cost view, exports, and a
+// paragraph saying what the curves mean.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
+#include "app/viewer/plot.h"
 
 namespace app::viewer {
 
-void drawStudyPanel(PanelContext& c) {
-    ImGui::TextWrapped(
-        "A 20 cm muscle hangs from its upper tendon under gravity for 1.5 s. Its elongation is plotted "
-        "against the iteration count (1..64). XPBD converges to the material's answer; PBD gets stiffer "
-        "with more iterations. Stiffness, damping and substeps come from the current settings.");
-    if (c.study.running()) {
-        ImGui::ProgressBar(c.study.progress(), ImVec2(ImGui::GetContentRegionAvail().x, 0));
-    } else if (ImGui::Button("Run study")) {
-        c.actions.runStudy();
-    }
-    StudyResult r = c.study.result();
-    if (!r.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", r.error.c_str());
-    if (r.iterations.empty()) return;
-    float top = 0.0f;
-    for (float v : r.xpbd) top = std::max(top, v);
-    for (float v : r.pbd) top = std::max(top, v);
-    top = std::max(top * 1.1f, 0.01f);
-    const float w = ImGui::GetContentRegionAvail().x * 0.5f - 4.0f;
-    ImGui::PlotLines("##xpbd", r.xpbd.data(), int(r.xpbd.size()), 0, "XPBD", 0.0f, top, ImVec2(w, 80));
-    ImGui::SameLine();
-    ImGui::PlotLines("##pbd", r.pbd.data(), int(r.pbd.size()), 0, "PBD", 0.0f, top, ImVec2(w, 80));
-    if (ImGui::BeginTable("study", 3, ImGuiTableFlags_Borders)) {
-        ImGui::TableSetupColumn("iterations");
-        ImGui::TableSetupColumn("XPBD elong. %");
-        ImGui::TableSetupColumn("PBD elong. %");
-        ImGui::TableHeadersRow();
-        for (size_t i = 0; i < r.iterations.size(); ++i) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::Text("%d", r.iterations[i]);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", double(r.xpbd[i]));
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", double(r.pbd[i]));
+namespace {
+using plot::Dash;
+using plot::Marker;
+
+const sim::ConstraintMode kModes[] = {sim::ConstraintMode::Xpbd, sim::ConstraintMode::Pbd,
+                                      sim::ConstraintMode::PbdRaw};
+const char* const kModeNames[] = {"XPBD", "PBD (k')", "PBD raw"};
+const ImU32 kModeColors[] = {IM_COL32(77, 163, 255, 255), IM_COL32(255, 150, 50, 255), IM_COL32(90, 200, 90, 255)};
+const ImU32 kReferenceColor = IM_COL32(255, 255, 255, 255);
+// The i-th substep count of the Study: solid for the most, dotted for one.
+const Dash kSubstepDash[] = {Dash::Dotted, Dash::Dashed, Dash::Solid};
+const Marker kSubstepMarker[] = {Marker::Triangle, Marker::Square, Marker::Circle};
+
+Dash dashFor(size_t i, size_t n) { return kSubstepDash[std::min<size_t>(2, 3 - std::min<size_t>(3, n - i))]; }
+Marker markerFor(size_t i, size_t n) { return kSubstepMarker[std::min<size_t>(2, 3 - std::min<size_t>(3, n - i))]; }
+
+// A log range a little wider than every value shown.
+void logRange(const std::vector<double>& v, double& lo, double& hi) {
+    lo = 1e300;
+    hi = 0.0;
+    for (double x : v)
+        if (x > 0.0 && std::isfinite(x)) {
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
         }
-        ImGui::EndTable();
+    if (hi <= 0.0) {
+        lo = 0.1;
+        hi = 100.0;
+        return;
     }
+    lo /= 1.4;
+    hi *= 1.4;
+    if (hi < lo * 10.0) {  // at least a decade, about the middle
+        const double m = std::sqrt(lo * hi);
+        lo = m / std::sqrt(10.0);
+        hi = m * std::sqrt(10.0);
+    }
+}
+
+const char* kIterationsText =
+    "Each point is one run: the muscle hangs from its top until it rests, and the stretch it rests at is plotted "
+    "against the iterations per substep (both axes logarithmic). The white line is the reference: where this "
+    "material rests, solved directly (its static equilibrium). XPBD (blue) comes down onto the reference as the "
+    "iterations or the substeps grow and then stays there: the stretch belongs to the material, not to the solver. "
+    "PBD raw (green) applies its k at every iteration, so more iterations make it stiffer: it falls through the "
+    "reference towards rigid. PBD with k' (orange) is flat in the iterations, but where it rests depends on the "
+    "substeps, not on the material. Drag the slider to the stiff end: the reference falls below 0.01 %, the "
+    "material is practically rigid, and every bit of stretch the curves show is convergence error.";
+const char* kEqualCostText =
+    "Every point costs the same: substeps x iterations per frame is fixed. Spending it on substeps (to the right) "
+    "brings XPBD to the reference far sooner than spending it on iterations (to the left): in a shorter substep "
+    "the inertia of the particles dominates the system the solver has to solve, and Gauss-Seidel solves such a "
+    "system in few iterations (Macklin et al. 2019, \"Small Steps\"). PBD has no material to converge to: its answer moves with the split.";
+}  // namespace
+
+void drawStudyPanel(PanelContext& c) {
+    const ImVec2 ds = ImGui::GetIO().DisplaySize;
+    const float w = std::min(ds.x - 20.0f, 800.0f), h = std::max(200.0f, ds.y - kTimelineHeight - 16.0f);
+    ImGui::SetNextWindowPos(ImVec2(0.5f * (ds.x - w), 8.0f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Appearing);
+    ImGui::SetNextWindowBgAlpha(1.0f);  // the panels behind it would show through the plot
+    ViewerState& st = c.state;
+    bool open = true;
+    if (!ImGui::Begin("Study: how far does a hanging muscle stretch?", &open)) {
+        ImGui::End();
+        if (!open) c.actions.showStudy(false);
+        return;
+    }
+    // The material, in N/m, on a log scale from soft to practically rigid.
+    // The slider keeps its value in the state while dragged; the study runs
+    // when it is released.
+    float& k = st.study_stiffness;
+    ImGui::SetNextItemWidth(260.0f);
+    ImGui::SliderFloat("material stiffness", &k, float(StudySettings::kMinStiffness),
+                       float(StudySettings::kMaxStiffness), "%.0f N/m", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemDeactivatedAfterEdit()) c.actions.runStudy(double(k));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The XPBD stiffness of every edge of the muscle (surface and inner structure).\n"
+                          "Soft (10 N/m) stretches it by half; 20000 N/m is the viewer's default muscle.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("against iterations", !st.study_equal_cost)) st.study_equal_cost = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("at equal cost", st.study_equal_cost)) st.study_equal_cost = true;
+
+    auto r = c.study.result();
+    if (c.study.running()) {
+        char label[64];
+        std::snprintf(label, sizeof label, "running %.0f N/m: %.0f%%", double(k), double(100.0f * c.study.progress()));
+        ImGui::ProgressBar(c.study.progress(), ImVec2(260.0f, 0.0f), label);
+    } else if (!r) {
+        if (ImGui::Button("Run the study")) c.actions.runStudy();
+    }
+    if (!r) {
+        ImGui::TextWrapped("%s", st.study_equal_cost ? kEqualCostText : kIterationsText);
+        ImGui::End();
+        if (!open) c.actions.showStudy(false);
+        return;
+    }
+    if (!r->error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", r->error.c_str());
+    if (!c.study.running()) {
+        ImGui::Text("reference %.3f %% stretch at %.0f N/m", r->reference_pct, r->settings.stiffness);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r->reference_method.c_str());
+    }
+    const auto& subs = r->settings.substeps;
+    if (!st.study_equal_cost) {
+        for (size_t i = 0; i < subs.size() && i < 8; ++i) {
+            ImGui::SameLine();
+            bool shown = !(st.study_substeps_hidden & (1u << i));
+            char label[32];
+            std::snprintf(label, sizeof label, "%d substep%s", subs[i], subs[i] == 1 ? "" : "s");
+            if (ImGui::Checkbox(label, &shown)) st.study_substeps_hidden ^= (1u << i);
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("PNG")) {
+        char path[64];
+        std::snprintf(path, sizeof path, "study-%.0f%s.png", r->settings.stiffness, st.study_equal_cost ? "-cost" : "");
+        c.actions.requestStudyPlot(path);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("write the plot as study-<k>.png in the working directory");
+    ImGui::SameLine();
+    if (ImGui::Button("CSV")) {
+        char path[64];
+        std::snprintf(path, sizeof path, "study-%.0f.csv", r->settings.stiffness);
+        c.actions.exportStudyCsv(path);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("write every point as study-<k>.csv (docs/study.md \"Output\")");
+
+    // The plot: its height leaves room for the paragraph under it.
+    const float text_h = 6.0f * ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 size(avail.x, std::max(160.0f, avail.y - text_h));
+    std::vector<double> all{r->reference_pct};
+    for (const auto& p : r->points)
+        if (p.ok && (p.view == "equal_cost") == st.study_equal_cost) all.push_back(p.elongation_pct);
+    plot::Axis ya;
+    ya.label = "stretch at rest, % of the rest length";
+    ya.log = true;
+    logRange(all, ya.min, ya.max);
+    plot::Axis xa;
+    xa.log = true;
+    std::vector<plot::LegendEntry> legend;
+    for (int m = 0; m < 3; ++m) legend.push_back({kModeNames[m], kModeColors[m], Dash::Solid, Marker::None, 2.0f, true});
+    if (!st.study_equal_cost) {
+        const auto& its = r->settings.iterations;
+        xa.label = "iterations per substep";
+        xa.min = double(its.front()) / 1.15;
+        xa.max = double(its.back()) * 1.15;
+        for (int it : its) xa.ticks.push_back(double(it));
+        for (size_t i = 0; i < subs.size(); ++i)
+            legend.push_back({std::to_string(subs[i]) + (subs[i] == 1 ? " substep" : " substeps"), IM_COL32(200, 200, 200, 255),
+                              dashFor(i, subs.size()), markerFor(i, subs.size()), 2.0f, false});
+    } else {
+        xa.label = "substeps per frame  (iterations = " + std::to_string(r->settings.equal_cost) + " / substeps)";
+        auto x = r->curve("equal_cost", sim::ConstraintMode::Xpbd);
+        xa.min = x.empty() ? 1.0 : double(x.front().substeps) / 1.2;
+        xa.max = x.empty() ? 2.0 : double(x.back().substeps) * 1.2;
+        for (const auto& p : x) {
+            xa.ticks.push_back(double(p.substeps));
+            xa.tick_labels.push_back(std::to_string(p.substeps) + "x" + std::to_string(p.iterations));
+        }
+    }
+    legend.push_back({"reference", kReferenceColor, Dash::Solid, Marker::None, 2.5f, false});
+    plot::Plot pl(xa, ya, size, 130.0f);
+    char ref_label[64];
+    std::snprintf(ref_label, sizeof ref_label, "reference %.3g %%", r->reference_pct);
+    pl.hline(r->reference_pct, kReferenceColor, 2.5f, Dash::Solid, ref_label);
+    for (int m = 0; m < 3; ++m) {
+        if (!st.study_equal_cost) {
+            for (size_t i = 0; i < subs.size(); ++i) {
+                if (i < 32 && (st.study_substeps_hidden & (1u << i))) continue;
+                std::vector<double> x, y;
+                for (const auto& p : r->curve("iterations", kModes[m], subs[i])) {
+                    x.push_back(double(p.iterations));
+                    y.push_back(p.ok ? p.elongation_pct : NAN);
+                }
+                pl.line(x, y, kModeColors[m], 2.0f, dashFor(i, subs.size()), markerFor(i, subs.size()));
+            }
+        } else {
+            std::vector<double> x, y;
+            for (const auto& p : r->curve("equal_cost", kModes[m])) {
+                x.push_back(double(p.substeps));
+                y.push_back(p.ok ? p.elongation_pct : NAN);
+            }
+            pl.line(x, y, kModeColors[m], 2.0f, Dash::Solid, Marker::Circle);
+        }
+    }
+    pl.legend(legend);
+    if (!st.study_png_request.empty()) {
+        const ImVec4 f = pl.frame();
+        const float rect[4] = {f.x, f.y, f.z, f.w};
+        c.actions.exportStudyPlot(st.study_png_request, rect);
+        st.study_png_request.clear();
+    }
+    ImGui::TextWrapped("%s", st.study_equal_cost ? kEqualCostText : kIterationsText);
+    ImGui::End();
+    if (!open) c.actions.showStudy(false);
 }
 
 }  // namespace app::viewer

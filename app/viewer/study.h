@@ -1,44 +1,42 @@
-// The iteration-count experiment for students (issue 5, Study panel): one
-// muscle hanging from a fixed anchor under gravity; its elongation after a
-// fixed simulated time, for a range of iteration counts, in XPBD and in PBD.
-// XPBD's answer converges to the material's; PBD's stiffness depends on the
-// iteration count. Runs on its own worker thread with its own simulations,
-// so it never touches the viewer's sim thread.
+// The Study panel's worker (docs/study.md): runs the students' experiment
+// (app/study_experiment.h, the same one `msxpbd study` runs) on its own thread
+// with its own simulations, so the viewer never freezes and the viewer's sim
+// thread is never touched. Results are kept per material, so moving the
+// slider back to a material already run shows it at once.
 #pragma once
 
 #include <atomic>
+#include <map>
+#include <memory>
 #include <mutex>
-#include <string>
 #include <thread>
-#include <vector>
 
-#include "sim/params.h"
-#include "sim/scene_desc.h"
+#include "app/study_experiment.h"
 
 namespace app::viewer {
-
-struct StudyResult {
-    std::vector<int> iterations;
-    std::vector<float> xpbd, pbd;  // elongation (length / rest length − 1), %
-    std::string error;
-};
 
 class Study {
 public:
     ~Study();
-    // Starts (or restarts) the experiment with these parameters (stiffness,
-    // damping, substeps are taken from them; solver forced to SST).
-    void start(const sim::SolverParams& params, int frames = 45);
+    // Shows the experiment for this material: at once when it ran before,
+    // else starts it (cancelling a run for another material). Other settings
+    // are the Study's defaults (StudySettings); the stiffness is clamped to
+    // the slider's range.
+    void start(double stiffness);
+    void start(const StudySettings& settings);
     bool running() const { return running_.load(); }
     float progress() const { return progress_.load(); }
-    StudyResult result() const;
-
-    static sim::SceneDesc hangingMuscle();
+    double stiffness() const;  // the material last asked for
+    // The result for the material last asked for; null while it runs (or
+    // before anything was asked).
+    std::shared_ptr<const StudyResult> result() const;
 
 private:
-    void run(sim::SolverParams params, int frames);
+    void stop();
     mutable std::mutex mu_;
-    StudyResult result_;
+    std::map<long long, std::shared_ptr<const StudyResult>> cache_;  // key: stiffness in mN/m
+    long long wanted_ = -1;
+    double stiffness_ = StudySettings{}.stiffness;
     std::atomic<bool> running_{false}, cancel_{false};
     std::atomic<float> progress_{0.0f};
     std::thread worker_;

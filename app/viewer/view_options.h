@@ -25,6 +25,10 @@ struct ViewOptions {
     // ffmpeg (app/viewer/video_recorder.h); with --frames N exactly N.
     std::string record;
     bool ui = true;          // --no-ui: the panels hidden (a clean image or video)
+    // A window open from the start: "study" (the Study, docs/study.md),
+    // "study-cost" (the same at its equal-cost view); a
+    // headless run waits for its curves before the screenshot.
+    std::string panel;
 };
 
 // Returns an error with the valid ranges (empty on success); sets `help`

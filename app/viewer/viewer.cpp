@@ -1,6 +1,7 @@
 #include "app/viewer/viewer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <new>
 #include <thread>
@@ -49,6 +50,10 @@ std::string Viewer::init() {
     sim_.setControls(state_.controls);
     sim_.start();
     actions_.openScene(scene);
+    if (opt_.panel == "study" || opt_.panel == "study-cost") {
+        state_.study_equal_cost = opt_.panel == "study-cost";
+        actions_.showStudy(true);
+    }
     last_frame_ = Clock::now();
     return {};
 }
@@ -143,6 +148,7 @@ void Viewer::frame() {
     }
     if (!state_.screenshot_path.empty()) writeScreenshot();
     updateRecording(f);
+    if (!state_.plot_export_path.empty()) writePlotExport();
     renderer_.target().present(fbw, fbh);
     window_.swap();
     // A hidden window's swap may not wait for the GPU; finishing here makes
@@ -236,6 +242,25 @@ void Viewer::updateRecording(const SimFrame& f) {
     }
     recorded_steps_ = f.steps;
     holdAt(f.frame + 1);
+// The Study's plot: its rectangle (window units) cut out of the last image.
+void Viewer::writePlotExport() {
+    int w = 0, h = 0, ww = 0, wh = 0;
+    auto px = capture(w, h);
+    window_.windowSize(ww, wh);
+    const float sx = ww > 0 ? float(w) / float(ww) : 1.0f, sy = wh > 0 ? float(h) / float(wh) : 1.0f;
+    const float* r = state_.plot_export_rect;
+    const int x0 = std::clamp(int(std::lround(r[0] * sx)), 0, w), y0 = std::clamp(int(std::lround(r[1] * sy)), 0, h);
+    const int x1 = std::clamp(int(std::lround((r[0] + r[2]) * sx)), x0, w);
+    const int y1 = std::clamp(int(std::lround((r[1] + r[3]) * sy)), y0, h);
+    std::vector<uint8_t> cut(size_t(x1 - x0) * size_t(y1 - y0) * 4);
+    for (int y = y0; y < y1; ++y)
+        std::copy_n(&px[(size_t(y) * size_t(w) + size_t(x0)) * 4], size_t(x1 - x0) * 4,
+                    &cut[size_t(y - y0) * size_t(x1 - x0) * 4]);
+    std::string e = x1 > x0 && y1 > y0 ? engine::render::writePng(state_.plot_export_path, x1 - x0, y1 - y0, cut)
+                                       : "the plot is not on screen";
+    state_.status = e.empty() ? "study plot written: " + state_.plot_export_path : e;
+    if (!e.empty()) std::fprintf(stderr, "msxpbd view: %s\n", e.c_str());
+    state_.plot_export_path.clear();
 }
 
 std::vector<uint8_t> Viewer::capture(int& w, int& h) const {
@@ -346,6 +371,11 @@ int Viewer::runHeadless() {
         if (recorder_.recording() || state_.status.rfind("video written", 0) != 0) return failed(state_.status);
         std::printf("view: video %s: %lld frames at %.3g fps\n", opt_.record.c_str(), static_cast<long long>(recorded),
                     1.0 / double(sim_.latest().params.frame_dt));
+    }
+    // The Study window shows its curves, not its progress bar (--panel study).
+    while (state_.show_study && study_.running()) {
+        frame();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     // Two more frames of the final state: the UI lays itself out from what
     // the previous frame measured, so the image settles on the second.

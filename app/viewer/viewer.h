@@ -53,6 +53,7 @@ public:
     const engine::render::Renderer& renderer() const { return renderer_; }
     const StatsHistory& stats() const { return stats_; }
     const BakeJob& bakeJob() const { return bake_job_; }
+    const Study& study() const { return study_; }
 
 private:
     int runUnguarded();
@@ -69,6 +70,7 @@ private:
     void updateRecording(const SimFrame& f);
     void stopRecording();
     void holdAt(int64_t frame);
+    void writePlotExport();
 
     ViewOptions opt_;
     uint64_t measured_frames_ = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/study_experiment.h"
 #include "app/viewer/controls.h"
 #include "engine/render/camera.h"
 #include "engine/render/render_options.h"
@@ -34,6 +35,15 @@ struct ViewerState {
     std::string record_path = "msxpbd.mp4";  // the Export section's fields
     std::string bake_path = "bake.glb";
     int bake_first = 1, bake_last = 60;
+    bool show_study = false;        // the Study window (docs/study.md; view --panel study opens it)
+    // The Study's plot, written as PNG after the next rendered frame: the path
+    // and the plot's rectangle in window units (x, y, width, height).
+    std::string plot_export_path;
+    float plot_export_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    std::string study_png_request;  // the Study window cuts its plot to this PNG when it next draws
+    float study_stiffness = float(StudySettings{}.stiffness);  // the Study's material slider, N/m
+    bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
+    unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay

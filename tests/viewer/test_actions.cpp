@@ -292,15 +292,33 @@ TEST(ViewerActions, StudyPanelRunsThroughTheAction) {
 
     Rig r;
     ASSERT_FALSE(r.study.running());
-    ASSERT_TRUE(r.study.result().iterations.empty());
-    ASSERT_EQ(r.actions.execute("study"), "");
-    // What the Study panel reads: a run in progress (or done), with its iteration counts.
-    EXPECT_TRUE(r.study.running() || r.study.progress() >= 1.0f);
-    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (r.study.result().iterations.empty() && std::chrono::steady_clock::now() < end)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    EXPECT_FALSE(r.study.result().iterations.empty());
-    // ~Study cancels the run.
+    ASSERT_EQ(r.study.result(), nullptr);
+    EXPECT_NE(r.actions.execute("study 5"), "") << "below the slider's range";
+    EXPECT_NE(r.actions.execute("study 1e6"), "") << "above the slider's range";
+    EXPECT_FALSE(r.actions.state().show_study);
+    ASSERT_EQ(r.actions.execute("study 3000"), "");
+    // What the Study window reads: it is open, and a run is in progress (or done).
+    EXPECT_TRUE(r.actions.state().show_study);
+    EXPECT_DOUBLE_EQ(r.study.stiffness(), 3000.0);
+    EXPECT_TRUE(r.study.running() || r.study.result());
+    // Generous: the whole experiment, under a sanitizer on a shared machine.
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(600);
+    while (r.study.running() && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    auto res = r.study.result();
+    ASSERT_NE(res, nullptr);
+    EXPECT_EQ(res->error, "");
+    EXPECT_DOUBLE_EQ(res->settings.stiffness, 3000.0);
+    EXPECT_GT(res->reference_pct, 0.0);
+    EXPECT_FALSE(res->points.empty());
+    // Asked again, the same material is shown from the cache, at once.
+    ASSERT_EQ(r.actions.execute("study 3000"), "");
+    EXPECT_FALSE(r.study.running());
+    EXPECT_EQ(r.study.result(), res);
+    EXPECT_EQ(r.actions.execute("study-window off"), "");
+    EXPECT_FALSE(r.actions.state().show_study);
+    // ~Study cancels a run in progress.
+    ASSERT_EQ(r.actions.execute("study 20"), "");
 }
 
 TEST(ViewerActions, PresetsKeepBonesGroundAndErrorScale) {

@@ -2,6 +2,11 @@
 // UI), run under `xvfb-run -a` by CTest. What a user would check by eye:
 // something is drawn, the muscle is in the middle, activation changes the
 // colours, every overlay changes the picture.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "engine/render/png_writer.h"
@@ -111,4 +116,35 @@ TEST(ViewerScreenshot, ResizeKeepsRendering) {
     Image small = grab(*v);
     EXPECT_EQ(small.w, 320);
     EXPECT_EQ(small.h, 240);
+}
+
+// The Study window (docs/study.md): once its experiment is done, its plot is
+// written as a PNG the size of the plot (cut from the rendered frame).
+TEST(ViewerScreenshot, StudyPlotExportsAsPng) {
+    auto v = openViewer("builtin:hang", 960, 540);
+    ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a)";
+    ASSERT_TRUE(v->runUntilSteps(1, 120.0));
+    ASSERT_EQ(v->actions().execute("study"), "");
+    EXPECT_TRUE(v->state().show_study);
+    // Generous: the whole experiment on one worker thread, maybe under a sanitizer.
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(900);
+    while (v->study().running() && std::chrono::steady_clock::now() < end) v->frame();
+    ASSERT_NE(v->study().result(), nullptr);
+    const std::string out = kOut + "/study-plot.png";
+    std::filesystem::create_directories(kOut);
+    std::filesystem::remove(out);
+    ASSERT_EQ(v->actions().execute("study-png " + out), "");
+    v->frame();  // the window records where its plot is
+    v->frame();  // (a frame for the layout to settle)
+    ASSERT_TRUE(std::filesystem::exists(out)) << v->state().status;
+    std::ifstream f(out, std::ios::binary);
+    std::vector<unsigned char> head(24);
+    f.read(reinterpret_cast<char*>(head.data()), 24);
+    ASSERT_EQ(head[1], 'P');
+    auto be32 = [&](int at) { return (head[size_t(at)] << 24) | (head[size_t(at + 1)] << 16) | (head[size_t(at + 2)] << 8) | head[size_t(at + 3)]; };
+    const int w = be32(16), h = be32(20);  // IHDR
+    EXPECT_GT(w, 400) << "the plot is most of the Study window's width";
+    EXPECT_LT(w, 960);
+    EXPECT_GT(h, 150);
+    EXPECT_LT(h, 540);
 }
