@@ -396,15 +396,20 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     w.contact_runs.clear();
     contact_anchors_.clear();
     for (size_t i = 0; i < size_t(n); ++i) {
+        // Muscle targets first, bones last: in a Gauss-Seidel sweep the last
+        // projection of a vertex wins, and a vertex squeezed between a bone
+        // and a neighbour must end outside the bone (hard) rather than
+        // outside the neighbour (compliant tissue).
         bool first = true;
-        for (int k = 0; k < kSlots; ++k) {
-            const Slot& s = slots_[i * kSlots + size_t(k)];
-            if (!s.valid) continue;
-            if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
-            first = false;
-            w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
-            contact_anchors_.push_back(s.capsule_body >= 0 ? Anchor{} : anchorOf(w, tris_[s.tri], s.q, s.n));
-        }
+        for (int bone_pass = 0; bone_pass < 2; ++bone_pass)
+            for (int k = 0; k < kSlots; ++k) {
+                const Slot& s = slots_[i * kSlots + size_t(k)];
+                if (!s.valid || (s.tissue == 0) != (bone_pass == 1)) continue;
+                if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
+                first = false;
+                w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
+                contact_anchors_.push_back(s.capsule_body >= 0 ? Anchor{} : anchorOf(w, tris_[s.tri], s.q, s.n));
+            }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));
     w.contact_lambda.assign(w.contacts.size(), 0.0f);

@@ -242,6 +242,8 @@ void Viewer::updateRecording(const SimFrame& f) {
     }
     recorded_steps_ = f.steps;
     holdAt(f.frame + 1);
+}
+
 // The Study's plot: its rectangle (window units) cut out of the last image.
 void Viewer::writePlotExport() {
     int w = 0, h = 0, ww = 0, wh = 0;
