@@ -281,8 +281,67 @@ void ContactSearch::forCandidates(glm::vec3 p, float search, Wanted&& wanted, F&
     }
 }
 
+// Offers target t's closest point c (on tris_[tri], or a capsule) to a
+// particle's choice. Only points within the search band count: every
+// triangle that close is in the particle's bucket, so the closest of them is
+// the true closest point; farther ones may be hash collisions from anywhere.
+// A capsule's closest point is exact at any depth and distance, so a vertex
+// deeper inside than the band (a fast bone sweeping over it within one
+// substep) still gets pushed out, and capsules are offered from the wider
+// bone band. When more targets are near than there are slots, bones win over
+// muscles, then the deepest.
+void ContactSearch::offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_t tri, float search,
+                          float bone_band) const {
+    if (!c.valid) return;
+    if (c.distance > search && !(targets_[t].capsule() && c.signed_distance < bone_band)) return;
+    for (int k = 0; k < kSlots; ++k)
+        if (ch.point[k].valid && ch.target[k] == t) {
+            if (c.distance < ch.point[k].distance) ch.point[k] = c, ch.tri[k] = tri;
+            return;
+        }
+    int slot = -1;
+    for (int k = 0; k < kSlots && slot < 0; ++k)
+        if (!ch.point[k].valid) slot = k;
+    if (slot < 0) {  // evict the least urgent: tissue before bone, then the shallowest
+        auto rank = [&](uint32_t target, float sd) {
+            return std::make_pair(targets_[target].desc.kind == TargetDesc::Kind::Muscle, sd);
+        };
+        slot = 0;
+        for (int k = 1; k < kSlots; ++k)
+            if (rank(ch.target[k], ch.point[k].signed_distance) > rank(ch.target[slot], ch.point[slot].signed_distance))
+                slot = k;
+        if (rank(t, c.signed_distance) >= rank(ch.target[slot], ch.point[slot].signed_distance)) return;
+    }
+    ch.point[slot] = c;
+    ch.target[slot] = t;
+    ch.tri[slot] = tri;
+    ch.anchor[slot] = Anchor{};
+}
+
+// A vertex deeper inside another muscle than `muscle_depth` is left alone:
+// muscles are thin, and the closest point of a deep vertex may lie on the far
+// side, so pushing it "out" would push it through.
+void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth) {
+    Slot* s = &slots_[i * kSlots];
+    for (int k = 0; k < kSlots; ++k) {
+        s[k].valid = 0;
+        if (!ch.point[k].valid) continue;
+        const Target& T = targets_[ch.target[k]];
+        const bool tissue = T.desc.kind == TargetDesc::Kind::Muscle;
+        const bool capsule = T.capsule();
+        if (!(ch.point[k].signed_distance < (capsule ? bone_band : search))) continue;
+        if (tissue && ch.point[k].signed_distance < -muscle_depth) continue;
+        const Anchor a = capsule ? Anchor{}
+                                 : ch.tri[k] != ~0u ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
+                                                    : ch.anchor[k];
+        s[k] = {ch.point[k].point, ch.point[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u,
+                capsule ? T.desc.index : -1, ch.target[k], a};
+    }
+}
+
 void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     search_ = search;
+    muscle_depth_ = muscle_depth;
     buildTriangles(w, search);
     buildGrid(search);
     const auto& X = w.particles.p;
@@ -302,42 +361,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
         for (uint32_t t : list) near = near || inside(p, targets_[t].lo, targets_[t].hi);
         if (!near) continue;
         // Closest point per nearby target; keep the kSlots deepest targets.
-        uint32_t best_t[kSlots];
-        uint32_t best_tri[kSlots] = {};
-        ClosestPoint best[kSlots];
-        // Only points within the search band count: every triangle that close
-        // is in this particle's bucket, so the closest of them is the true
-        // closest point; farther ones may be hash collisions from anywhere.
-        // A capsule's closest point is exact at any depth and distance, so a
-        // vertex deeper inside than the band (a fast bone sweeping over it
-        // within one substep) still gets pushed out, and capsules are
-        // offered from the wider bone band. When more targets are near than
-        // there are slots, bones win over muscles, then the deepest.
-        auto offer = [&](uint32_t t, const ClosestPoint& c, uint32_t tri) {
-            if (!c.valid) return;
-            if (c.distance > search && !(targets_[t].capsule() && c.signed_distance < bone_band)) return;
-            for (int k = 0; k < kSlots; ++k)
-                if (best[k].valid && best_t[k] == t) {
-                    if (c.distance < best[k].distance) best[k] = c, best_tri[k] = tri;
-                    return;
-                }
-            int slot = -1;
-            for (int k = 0; k < kSlots && slot < 0; ++k)
-                if (!best[k].valid) slot = k;
-            if (slot < 0) {  // evict the least urgent: tissue before bone, then the shallowest
-                auto rank = [&](uint32_t target, float sd) {
-                    return std::make_pair(targets_[target].desc.kind == TargetDesc::Kind::Muscle, sd);
-                };
-                slot = 0;
-                for (int k = 1; k < kSlots; ++k)
-                    if (rank(best_t[k], best[k].signed_distance) > rank(best_t[slot], best[slot].signed_distance))
-                        slot = k;
-                if (rank(t, c.signed_distance) >= rank(best_t[slot], best[slot].signed_distance)) return;
-            }
-            best[slot] = c;
-            best_t[slot] = t;
-            best_tri[slot] = tri;
-        };
+        Choice ch;
         // The bucket's triangles of this particle's targets within reach.
         // A triangle whose bounding sphere lies farther than the closest
         // point already found on its target cannot replace that point
@@ -362,12 +386,12 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
                 if (plane > search + 1e-6f) continue;
                 bool cannot_improve = false;
                 for (int q = 0; q < kSlots && !cannot_improve; ++q)
-                    if (best[q].valid && best_t[q] == tb.target) {
-                        const float bound = best[q].distance + tb.radius + 1e-6f;  // 1 µm: rounding of the sphere
-                        cannot_improve = d2 >= bound * bound || plane >= best[q].distance + 1e-6f;
+                    if (ch.point[q].valid && ch.target[q] == tb.target) {
+                        const float bound = ch.point[q].distance + tb.radius + 1e-6f;  // 1 µm: rounding of the sphere
+                        cannot_improve = d2 >= bound * bound || plane >= ch.point[q].distance + 1e-6f;
                     }
                 if (cannot_improve) continue;
-                offer(t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), k);
+                offer(ch, t.target, closestOnTriangle(p, t.a, t.b, t.c, &t.normals), k, search, bone_band);
             }
         }
         for (uint32_t t : list) {
@@ -375,31 +399,23 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
             if (!T.capsule()) continue;
             const Body& b = w.bodies[size_t(T.desc.index)];
             if (!(b.capsule_radius > 0.0f)) continue;
-            offer(t, closestOnBodyCapsule(p, b), 0);
+            offer(ch, t, closestOnBodyCapsule(p, b), ~0u, search, bone_band);
         }
-        // A vertex deeper inside another muscle than `muscle_depth` is left
-        // alone: muscles are thin, and the closest point of a deep vertex may
-        // lie on the far side, so pushing it "out" would push it through.
-        for (int k = 0; k < kSlots; ++k) {
-            if (!best[k].valid) continue;
-            const Target& T = targets_[best_t[k]];
-            const bool tissue = T.desc.kind == TargetDesc::Kind::Muscle;
-            const bool capsule = T.capsule();
-            if (!(best[k].signed_distance < (capsule ? bone_band : search))) continue;
-            if (tissue && best[k].signed_distance < -muscle_depth) continue;
-            s[k] = {best[k].point, best[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u, capsule ? T.desc.index : -1,
-                    best_tri[k]};
-        }
+        keep(w, size_t(i), ch, search, bone_band, muscle_depth);
     }
-    // Compaction in particle order: the same list for any thread count.
+    compact(w);
+}
+
+// Compaction in particle order: the same list for any thread count. Muscle
+// targets first, bones last: in a Gauss-Seidel sweep the last projection of
+// a vertex wins, and a vertex squeezed between a bone and a neighbour must
+// end outside the bone (hard) rather than outside the neighbour (compliant
+// tissue).
+void ContactSearch::compact(World& w) {
     w.contacts.clear();
     w.contact_runs.clear();
-    contact_anchors_.clear();
-    for (size_t i = 0; i < size_t(n); ++i) {
-        // Muscle targets first, bones last: in a Gauss-Seidel sweep the last
-        // projection of a vertex wins, and a vertex squeezed between a bone
-        // and a neighbour must end outside the bone (hard) rather than
-        // outside the neighbour (compliant tissue).
+    const size_t n = w.particles.size();
+    for (size_t i = 0; i < n; ++i) {
         bool first = true;
         for (int bone_pass = 0; bone_pass < 2; ++bone_pass)
             for (int k = 0; k < kSlots; ++k) {
@@ -408,7 +424,6 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
                 if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
                 first = false;
                 w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
-                contact_anchors_.push_back(s.capsule_body >= 0 ? Anchor{} : anchorOf(w, tris_[s.tri], s.q, s.n));
             }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));
@@ -485,9 +500,50 @@ void ContactSearch::placeAnchor(const World& w, const Anchor& a, glm::vec3& q, g
 void ContactSearch::refresh(World& w) {
     body_normal_.resize(w.bodies.size());
     for (size_t b = 0; b < w.bodies.size(); ++b) body_normal_[b] = glm::inverse(glm::transpose(glm::mat3(w.bodies[b].now)));
-    const int64_t nc = int64_t(w.contacts.size());
+    // Contacts: the planes found on triangles move with them; the bone
+    // capsules are offered again from the vertex's current position (a bone
+    // swinging past within the frame is found at once, as at every search).
+    const auto& X = w.particles.p;
+    const int64_t n = int64_t(w.particles.size());
+    const float bone_band = boneBand(search_);
 #pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < nc; ++k) placeAnchor(w, contact_anchors_[size_t(k)], w.contacts[size_t(k)].q, w.contacts[size_t(k)].n);
+    for (int64_t i = 0; i < n; ++i) {
+        if (w.particles.w[size_t(i)] == 0.0f) continue;
+        const uint32_t mi = w.particles.muscle[size_t(i)];
+        const Muscle& m = w.muscles[mi];
+        if (uint32_t(i) >= m.first + m.surface_count) continue;
+        const glm::vec3 p = X[size_t(i)];
+        Choice ch;
+        const Slot* s = &slots_[size_t(i) * kSlots];
+        int kept = 0;
+        for (int k = 0; k < kSlots; ++k) {
+            if (!s[k].valid || s[k].capsule_body >= 0) continue;
+            glm::vec3 q = s[k].q, nn = s[k].n;
+            placeAnchor(w, s[k].anchor, q, nn);
+            ClosestPoint c;
+            c.valid = true;
+            c.point = q;
+            c.normal = nn;
+            c.distance = glm::length(p - q);
+            c.signed_distance = glm::dot(p - q, nn);
+            ch.point[kept] = c;
+            ch.target[kept] = s[k].target;
+            ch.tri[kept] = ~0u;
+            ch.anchor[kept] = s[k].anchor;
+            ++kept;
+        }
+        for (uint32_t t : muscle_targets_[mi]) {
+            const Target& T = targets_[t];
+            if (!T.capsule()) continue;
+            const Body& b = w.bodies[size_t(T.desc.index)];
+            if (!(b.capsule_radius > 0.0f)) continue;
+            offer(ch, t, closestOnBodyCapsule(p, b), ~0u, search_, bone_band);
+        }
+        // A kept triangle plane stays whatever its distance now: it was
+        // accepted by the search, and its constraint acts only while violated.
+        keep(w, size_t(i), ch, std::numeric_limits<float>::infinity(), bone_band, std::numeric_limits<float>::infinity());
+    }
+    compact(w);
     const int64_t ns = int64_t(w.sliding.size());
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < ns; ++k) {

