@@ -39,6 +39,8 @@ const char* kBenchUsage =
     "  --warmup N         frames run before timing [0, 10000] (default 10)\n"
     "  --repeats N        repeats per configuration [1, 100] (default 3)\n"
     "  --activation A     constant activation [0, 1] (default: the ramp)\n"
+    "  --search-every N   substeps between full contact searches (0 = once per frame,\n"
+    "                     the default; 1 = every substep) [0, 100]\n"
     "  --convergence      also record residual vs iteration for each solver\n"
     "  --json OUT | --csv OUT  machine-readable results\n";
 
@@ -251,7 +253,7 @@ int benchCommand(const Args& raw) {
     try {
         CliArgs args(raw,
                      {"--scenes", "--solvers", "--threads", "--iterations", "--frames", "--warmup", "--repeats",
-                      "--activation", "--json", "--csv"},
+                      "--activation", "--search-every", "--json", "--csv"},
                      {"--help", "--convergence"});
         if (args.flag("--help")) {
             std::cout << kBenchUsage;
@@ -282,6 +284,7 @@ int benchCommand(const Args& raw) {
         if (auto a = args.get("--activation"))
             act = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
         sim::SolverParams base;
+        base.search_every = int(args.integer("--search-every", base.search_every, 0, 100));
         for (const char* flag : {"--json", "--csv"})
             if (auto out = args.get(flag)) checkOutputPath(flag, *out);
         // Every scene must load: a typo or a bad file is an error, not a table
@@ -292,7 +295,10 @@ int benchCommand(const Args& raw) {
         }
 
         std::cout << "msxpbd bench: " << buildType() << " build, " << omp_get_num_procs() << " cores, " << frames
-                  << " frames x " << repeats << " repeats per row\n";
+                  << " frames x " << repeats << " repeats per row, contact search "
+                  << (base.search_every == 0 ? std::string("once per frame")
+                                             : "every " + std::to_string(base.search_every) + " substep(s)")
+                  << "\n";
         std::cout << std::left << std::setw(22) << "scene" << std::setw(10) << "solver" << std::setw(8) << "threads"
                   << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
                   << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
@@ -337,6 +343,7 @@ int benchCommand(const Args& raw) {
         j["cores"] = omp_get_num_procs();
         j["frames"] = frames;
         j["repeats"] = repeats;
+        j["search_every"] = base.search_every;
         j["kernel_floor_constraints_per_s"] = floor;
         json rows = json::array();
         for (const auto& r : results) {
