@@ -11,6 +11,8 @@
 #include "engine/gltf_loader.h"
 
 #include <algorithm>
+#include <limits>
+#include <unordered_map>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -666,6 +668,53 @@ Geometry readMesh(const tinygltf::Model& m, int mesh_index, bool skinned, const 
     return g;
 }
 
+// A vertex named by its position: the welded vertex within 10 µm of a point
+// (a hashed grid of 10 µm cells, so a set costs O(points), not O(points ×
+// vertices)).
+class PositionIndex {
+public:
+    static constexpr float kTolerance = 1e-5f;  // m
+    struct Match {
+        bool found = false;
+        uint32_t index = 0;
+        float distance = std::numeric_limits<float>::infinity();
+    };
+    explicit PositionIndex(const std::vector<glm::vec3>& p) : p_(p) {
+        for (uint32_t i = 0; i < p.size(); ++i) cells_[key(cell(p[i]))].push_back(i);
+    }
+    Match nearest(glm::vec3 q) const {
+        Match m;
+        if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) return m;
+        const glm::ivec3 c = cell(q);
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    auto it = cells_.find(key(c + glm::ivec3(dx, dy, dz)));
+                    if (it == cells_.end()) continue;
+                    for (uint32_t i : it->second) {
+                        const float d = glm::length(p_[i] - q);
+                        if (d < m.distance || (d == m.distance && i < m.index)) m = {d <= kTolerance, i, d};
+                    }
+                }
+        if (!m.found) {  // for the message: how far the nearest vertex is
+            for (const glm::vec3& x : p_) m.distance = std::min(m.distance, glm::length(x - q));
+        }
+        return m;
+    }
+
+private:
+    static glm::ivec3 cell(glm::vec3 x) {
+        auto c = [](float v) { return int(std::clamp(std::floor(v / kTolerance), -2.0e9f, 2.0e9f)); };
+        return {c(x.x), c(x.y), c(x.z)};
+    }
+    static uint64_t key(glm::ivec3 c) {
+        return (uint64_t(uint32_t(c.x)) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(uint32_t(c.y)) * 0xC2B2AE3D27D4EB4Full) ^
+               (uint64_t(uint32_t(c.z)) * 0x165667B19E3779F9ull);
+    }
+    const std::vector<glm::vec3>& p_;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> cells_;
+};
+
 // Exact-position welding (exporters split vertices at UV / normal seams).
 std::vector<uint32_t> weld(const std::vector<glm::vec3>& in, std::vector<glm::vec3>& out) {
     std::map<std::tuple<float, float, float>, uint32_t> seen;
@@ -1041,9 +1090,28 @@ private:
                          std::to_string(weld_map.size()) + " vertices)");
                 out.push_back(weld_map[size_t(i)]);
             }
+        } else if (v.is_object() && v.contains("points")) {
+            // Vertices named by their rest position in the muscle's frame:
+            // positions survive an editor's round trip (which reorders and
+            // splits vertices, so indices do not), and every exporter writes
+            // them back bit for bit.
+            const json& pts = v.at("points");
+            if (!pts.is_array() || pts.empty()) fail(where + " 'points' must be a non-empty array of [x, y, z]");
+            requireArrayAtMost(pts, std::max<size_t>(local.size(), 1), where + " 'points'");
+            const PositionIndex index(local);
+            for (size_t k = 0; k < pts.size(); ++k) {
+                const std::string pw = where + " 'points'[" + std::to_string(k) + "]";
+                const glm::vec3 c = getVec3(pts[k], pw);
+                const PositionIndex::Match m = index.nearest(c);
+                if (!m.found)
+                    fail(pw + " matches no vertex of the mesh (nearest " +
+                         (std::isfinite(m.distance) ? std::to_string(m.distance * 1e3) + " mm away" : std::string("none")) +
+                         "; points must be the rest positions of mesh vertices, in the muscle's frame)");
+                out.push_back(m.index);
+            }
         } else if (v.is_object()) {
             if (!v.contains("near") && !v.contains("marker"))
-                fail(where + ": object form needs 'near' (or 'marker') and 'radius'");
+                fail(where + ": object form needs 'near' (or 'marker') and 'radius', or 'points'");
             glm::vec3 c;
             if (v.contains("marker")) {
                 // A named node (a Blender empty parented to the muscle): its
@@ -1063,7 +1131,7 @@ private:
             for (size_t i = 0; i < local.size(); ++i)
                 if (glm::length(local[i] - c) <= r) out.push_back(uint32_t(i));
         } else {
-            fail(where + " must be an array of vertex indices or {\"near\": [x,y,z], \"radius\": r}");
+            fail(where + " must be an array of vertex indices, {\"points\": [[x,y,z], ...]} or {\"near\": [x,y,z], \"radius\": r}");
         }
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -929,8 +929,23 @@ std::vector<uint8_t> writeScene(const SceneSpec& sc, GeneratedScene& stats) {
                      {"material", mat_muscle}};
         int mesh = w.addMesh({{"name", m.name}, {"primitives", json::array({prim})}});
         json x = json::object();
-        x["origins"] = m.mesh.origin_sets;
-        x["insertions"] = m.mesh.insertion_sets;
+        // Root sets by the rest positions of their vertices, not by index:
+        // an editor's round trip (Blender) reorders and splits the vertices,
+        // and positions are what survives it (docs/scene-format.md).
+        auto bypoints = [&](const std::vector<std::vector<uint32_t>>& sets) {
+            json out = json::array();
+            for (const auto& set : sets) {
+                json pts = json::array();
+                for (uint32_t i : set) {
+                    const glm::vec3 p = m.mesh.vertices[i];
+                    pts.push_back({p.x, p.y, p.z});
+                }
+                out.push_back({{"points", pts}});
+            }
+            return out;
+        };
+        x["origins"] = bypoints(m.mesh.origin_sets);
+        x["insertions"] = bypoints(m.mesh.insertion_sets);
         if (m.holds.is_null()) {
             if (m.origin_bones.size() == 1)
                 x["origin_bone"] = m.origin_bones[0];

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+#include <array>
+#include <algorithm>
 
 #include "engine/gltf_loader.h"
 #include "engine/scene.h"
@@ -359,4 +361,62 @@ TEST(GltfLoader, SceneSolverSettingsAreReadAndRangeChecked) {
         std::string e = errorFor(b.glb());
         EXPECT_NE(e.find("carry"), std::string::npos) << bad << ": " << e;
     }
+}
+
+namespace {
+// The tetrahedron muscle as an editor writes it back: every face corner its
+// own vertex (flat shading splits them) and the vertices in another order.
+gltf_test::Builder editedMuscleFile(json extras) {
+    std::vector<float> p;
+    std::vector<uint16_t> idx;
+    gltf_test::tetra(p, idx);
+    std::vector<float> split;
+    std::vector<uint16_t> order;
+    for (size_t c = idx.size(); c-- > 0;) {  // corners in reverse
+        const uint16_t v = idx[c];
+        split.insert(split.end(), {p[3 * v], p[3 * v + 1], p[3 * v + 2]});
+    }
+    // Triangles over the reversed corners, winding kept.
+    const uint16_t n = uint16_t(idx.size());
+    for (uint16_t t = 0; t < n; t += 3) order.insert(order.end(), {uint16_t(n - 1 - t), uint16_t(n - 2 - t), uint16_t(n - 3 - t)});
+    gltf_test::Builder b;
+    int pos = b.floats(split, "VEC3", 3);
+    int ind = b.accessor(b.view(order), 5123, order.size(), "SCALAR");
+    int mesh = b.mesh({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", ind}}}}});
+    b.node({{"name", "bone"}, {"translation", {0, 1, 0}}, {"children", {1}}});
+    b.node({{"name", "hand"}, {"translation", {0, -1, 0}}});
+    b.node({{"name", "muscle"}, {"mesh", mesh}, {"translation", {0.5, 0, 0}}, {"extras", {{"msxpbd_muscle", extras}}}});
+    b.doc["scenes"] = json::array({{{"nodes", {0, 2}}}});
+    return b;
+}
+}  // namespace
+
+// Vertex sets given by rest positions (what `msxpbd gen` writes) select the
+// same vertices after an editor splits and reorders them; the index form
+// selects other vertices there (the failure the points form exists for).
+TEST(GltfLoader, PointVertexSetsSurviveAnEditorRoundTrip) {
+    json extras = goodExtras();
+    extras["origins"] = {{{"points", {{0, 0, 0}}}}};
+    extras["insertions"] = {{{"points", {{0, 0, 1}, {0, 1, 0}}}}};
+    Scene orig, edited;
+    ASSERT_EQ(loadBytes(muscleFile(extras).glb(), "m.glb", orig), "");
+    ASSERT_EQ(loadBytes(editedMuscleFile(extras).glb(), "edited.glb", edited), "");
+    auto positions = [](const sim::MuscleDesc& m, const std::vector<uint32_t>& set) {
+        std::vector<std::array<float, 3>> out;
+        for (uint32_t i : set) out.push_back({m.vertices[i].x, m.vertices[i].y, m.vertices[i].z});
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const sim::MuscleDesc &a = orig.desc.muscles.at(0), &b = edited.desc.muscles.at(0);
+    ASSERT_EQ(b.vertices.size(), 4u) << "the split corners weld back to four vertices";
+    EXPECT_EQ(positions(a, a.origin_sets.at(0)), positions(b, b.origin_sets.at(0)));
+    EXPECT_EQ(positions(a, a.insertion_sets.at(0)), positions(b, b.insertion_sets.at(0)));
+    EXPECT_EQ(positions(b, b.insertion_sets.at(0)).size(), 2u);
+
+    // A point on no vertex is refused, naming the set and the distance.
+    extras["origins"] = {{{"points", {{0.2, 0, 0}}}}};
+    Scene bad;
+    const std::string e = loadBytes(muscleFile(extras).glb(), "m.glb", bad);
+    EXPECT_NE(e.find("'origins'[0] 'points'[0] matches no vertex"), std::string::npos) << e;
+    EXPECT_NE(e.find("200"), std::string::npos) << "the nearest vertex is 200 mm away: " << e;
 }
