@@ -9,9 +9,11 @@
 //   activation loop behind solver sag. P2 (held by one vertex each) is
 //   weightless for the same reason.
 // - P1 holds the same oval at both tips over a plane, with gravity.
-// - "hang" is the students' iteration-count study: a coarse oval hanging
-//   under gravity from its top, where XPBD's elongation does not depend on
-//   the iteration count and PBD's does.
+// - "hang" is the students' Study (docs/study.md): a coarse oval hanging
+//   under gravity from its top. Where the material's compliance dominates
+//   (soft, or enough substeps) XPBD's elongation does not depend on the
+//   iteration count and PBD's does; at stiff settings every millimetre of
+//   stretch is convergence error for both, which the Study also shows.
 #include "engine/builtin_scenes.h"
 
 #include <glm/geometric.hpp>
