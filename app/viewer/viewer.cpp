@@ -106,6 +106,7 @@ void Viewer::frame() {
     engine::render::DrawFrame df;
     if (f.scene && f.scene->topology && f.x.size() == f.scene->topology->particle_count &&
         f.scene->generation == shown_generation_) {
+        df.serial = f.serial;
         df.positions = f.x;
         df.muscle_activation = f.activation;
         df.vertex_error = f.vertex_error;
