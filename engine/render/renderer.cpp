@@ -135,6 +135,8 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
 }
 
 void Renderer::invalidateCaches() {
+    ++geometry_version_;
+    shadow_key_.valid = false;
     translucent_pose_.valid = false;
     bone_pose_.valid = false;
     muscle_key_.valid = false;
@@ -177,6 +179,7 @@ void Renderer::prepareMuscles(const DrawFrame& f, const RenderOptions& opt) {
     computeVertexNormals(f.positions, topo_->triangles, normals_);
     computeColors(f, opt);
     muscles_.setVertices(f.positions, normals_, colors_, fibers_);
+    ++geometry_version_;
     muscle_bounds_ = Bounds{};
     for (size_t m = 0; m < topo_->muscles.size(); ++m) {
         if (!opt.muscleVisible(m)) continue;
@@ -196,6 +199,7 @@ void Renderer::prepareBones(const DrawFrame& f) {
     poseBones(topo_->bones, f, bone_pos_, bone_col_, skin_mats_);
     computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
     bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
+    ++geometry_version_;
     bone_bounds_ = Bounds{};
     for (const auto& p : bone_pos_) bone_bounds_.add(p);
     poseTextured(f);
@@ -283,6 +287,7 @@ void Renderer::updateMuscleIndices(const RenderOptions& opt) {
         }
     }
     muscles_.setIndices(tri_scratch_);
+    ++geometry_version_;
     index_visibility_ = opt.muscle_visible;
     indices_dirty_ = false;
 }
@@ -422,19 +427,27 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
             const glm::vec3 g = groundOrigin();
             lit.add(glm::vec3(bounds_.center().x, g.y, bounds_.center().z));
         }
-        shadow_map_.begin(lit, light_dir_);
-        // Slope-scaled offset in the depth pass fights acne without peter-panning.
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(2.0f, 4.0f);
-        shadow_.use();
-        shadow_.set("u_view_proj", shadow_map_.lightViewProj());
-        muscles_.draw();
-        if (opt.bones && !topo_->bones.empty()) {
-            bones_.draw();
-            for (const Textured& t : textured_) t.gpu.draw();
+        // The same casters in the same light box: last frame's map is still
+        // right (the camera moving or a paused sim redraws no shadow map).
+        const ShadowKey key{geometry_version_, opt.bones && !topo_->bones.empty(), shadow_map_.size(), lit.lo, lit.hi,
+                            true};
+        if (!(key == shadow_key_)) {
+            shadow_key_ = key;
+            ++stats_.shadow_passes;
+            shadow_map_.begin(lit, light_dir_);
+            // Slope-scaled offset in the depth pass fights acne without peter-panning.
+            glEnable(GL_POLYGON_OFFSET_FILL);
+            glPolygonOffset(2.0f, 4.0f);
+            shadow_.use();
+            shadow_.set("u_view_proj", shadow_map_.lightViewProj());
+            muscles_.draw();
+            if (key.bones) {
+                bones_.draw();
+                for (const Textured& t : textured_) t.gpu.draw();
+            }
+            glDisable(GL_POLYGON_OFFSET_FILL);
+            shadow_map_.end();
         }
-        glDisable(GL_POLYGON_OFFSET_FILL);
-        shadow_map_.end();
     }
 
     target_.bindScene();

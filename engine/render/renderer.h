@@ -32,6 +32,7 @@ struct RenderStats {
     uint64_t muscle_uploads = 0;   // muscle normals + colours derived and uploaded
     uint64_t bone_uploads = 0;     // opaque bones posed, skinned and uploaded
     uint64_t overlay_builds = 0;   // overlay batches rebuilt
+    uint64_t shadow_passes = 0;    // shadow maps drawn (again only when what casts them moved)
 };
 
 class Renderer {
@@ -142,6 +143,18 @@ private:
     Bounds muscle_bounds_, bone_bounds_;  // of the last derived muscles / posed opaque bones
     Bounds bounds_;
     RenderStats stats_;
+    // Bumped whenever a shadow caster's GPU data changes (muscle or bone
+    // vertices, the visible muscles, the topology): with the same light box
+    // the shadow map of the last frame is still right.
+    uint64_t geometry_version_ = 1;
+    struct ShadowKey {
+        uint64_t geometry = 0;
+        bool bones = false;
+        int size = 0;
+        glm::vec3 lo{0.0f}, hi{0.0f};
+        bool valid = false;
+        bool operator==(const ShadowKey&) const = default;
+    } shadow_key_;
     RenderPath path_;
     std::string gl_renderer_;
     bool software_ = false;

@@ -96,12 +96,14 @@ TEST(RenderPath, ABadSettingIsRefusedWithTheValidValues) {
 }
 
 // Paused: frames keep coming but the sim publishes nothing new, so the
-// muscles and bones are neither re-derived nor re-uploaded; a change of
-// options (an overlay) re-derives the muscles once, not the bones.
+// muscles and bones are neither re-derived nor re-uploaded and the shadow
+// map is not redrawn; a change of options (an overlay) re-derives the
+// muscles once, not the bones.
 TEST(RenderPath, AnUnchangedFrameUploadsNothing) {
     const std::string t5 = viewer_test::t5Scene();
     auto v = viewer_test::openViewer(t5.empty() ? "builtin:t1" : t5, 320, 200);
     ASSERT_TRUE(v) << "no GL window (run under xvfb-run -a)";
+    v->actions().setUiVisible(false);  // the image is the scene's alone
     ASSERT_TRUE(v->runUntilSteps(2, 120.0));
     v->actions().setPlaying(false);
     ASSERT_TRUE(v->runUntilFresh(30.0));
@@ -113,6 +115,25 @@ TEST(RenderPath, AnUnchangedFrameUploadsNothing) {
     EXPECT_EQ(after.muscle_uploads, before.muscle_uploads);
     EXPECT_EQ(after.bone_uploads, before.bone_uploads);
     EXPECT_EQ(after.overlay_builds, before.overlay_builds);
+    EXPECT_EQ(after.shadow_passes, before.shadow_passes);
+
+    // The camera moving needs no new shadow map, and the image it gives is
+    // the one a fresh map gives.
+    const viewer_test::Image still = viewer_test::grab(*v);
+    ASSERT_EQ(v->actions().execute("orbit 40 0"), "");
+    v->frame();
+    EXPECT_GT(viewer_test::changedPixels(still, viewer_test::grab(*v)), size_t(20)) << "orbit did not move the camera";
+    EXPECT_EQ(v->renderer().stats().shadow_passes, before.shadow_passes);
+    const viewer_test::Image reused = viewer_test::grab(*v);
+    // Switching the path there and back makes a new map and draws it afresh.
+    const FastRender setting = v->state().render.fast_render;
+    v->actions().setFastRender(v->renderer().lastPath().fast ? FastRender::Off : FastRender::On);
+    v->frame();
+    v->actions().setFastRender(setting);
+    v->frame();
+    EXPECT_EQ(v->renderer().stats().shadow_passes, before.shadow_passes + 2);
+    EXPECT_EQ(viewer_test::changedPixels(reused, viewer_test::grab(*v), 0), size_t(0))
+        << "a reused shadow map draws a different image than a fresh one";
 
     ASSERT_EQ(v->actions().execute("overlay wireframe on"), "");
     v->frame();
