@@ -112,6 +112,11 @@ std::string getName(const json& v, const std::string& path, std::optional<T> (*p
     return {};
 }
 
+std::optional<std::string> parseFastRenderName(std::string_view s) {
+    if (s == "auto" || s == "on" || s == "off") return std::string(s);
+    return std::nullopt;
+}
+
 // JSON has no infinity: hard constraints are written as the string "inf".
 std::string readStiffness(const json& j, const std::string& path, sim::ConstraintMode mode,
                           std::vector<std::pair<sim::Family, float>>& out) {
@@ -238,6 +243,8 @@ std::string parseObject(const json& j, PresetData& d) {
             e = getBool(v, k, d.skin);
         } else if (k == "skin_opacity") {
             e = getFloatOpt(v, k, lim::kSkinOpacityMin, lim::kSkinOpacityMax, d.skin_opacity);
+        } else if (k == "fast_render") {
+            e = getName(v, k, &parseFastRenderName, "auto, on or off", d.fast_render);
         } else if (k == "ui") {
             e = getBool(v, k, d.ui);
         } else if (k == "error_scale") {
@@ -271,7 +278,7 @@ std::string parseObject(const json& j, PresetData& d) {
         } else {
             e = unknownKey("", k,
                            "solver, mode, fiber_form, params, stiffness, playback, activation, muscles, "
-                           "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, error_scale, ui, "
+                           "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, fast_render, error_scale, ui, "
                            "camera");
         }
         if (!e.empty()) return e;

@@ -60,6 +60,9 @@ struct PresetData {
     // Overlay names are checked when applied (their table lives in the renderer).
     std::vector<std::pair<std::string, bool>> overlays;
     std::optional<bool> shadows, bones, ground, skin, ui;
+    // "auto", "on" or "off" (engine::render::FastRender; checked here, the
+    // enum lives in the renderer).
+    std::optional<std::string> fast_render;
     std::optional<float> error_scale, skin_opacity;
     std::optional<glm::vec3> camera_target;
     std::optional<float> camera_distance, camera_yaw, camera_pitch;

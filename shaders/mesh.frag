@@ -14,6 +14,7 @@ uniform vec3 u_light_dir;
 uniform sampler2DShadow u_shadow;
 uniform int u_use_shadow;
 uniform float u_shadow_texel;
+uniform int u_fast_shadow;     // 1: four taps (the fast render path)
 // A glTF base colour texture (sRGB, so sampled linear) multiplies the
 // material colour; MASK materials drop texels under their cutoff.
 uniform sampler2D u_base_texture;
@@ -27,12 +28,20 @@ const vec2 kPoisson[12] = vec2[](
     vec2(0.962, -0.195), vec2(0.473, -0.480), vec2(0.519, 0.767), vec2(0.185, -0.893),
     vec2(0.507, 0.064), vec2(0.896, 0.412), vec2(-0.322, -0.933), vec2(-0.792, -0.598));
 
+// The fast render path (engine/render/render_path.h): four taps on a square.
+const vec2 kFastTaps[4] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(-0.5, 0.5), vec2(0.5, 0.5));
+
 float shadowFactor(vec3 n, vec3 l) {
     if (u_use_shadow == 0) return 1.0;
     vec3 p = v_light.xyz / v_light.w * 0.5 + 0.5;
     if (p.x < 0.0 || p.x > 1.0 || p.y < 0.0 || p.y > 1.0 || p.z > 1.0) return 1.0;
     float bias = 0.0015 + 0.004 * (1.0 - max(dot(n, l), 0.0));
     float s = 0.0;
+    if (u_fast_shadow == 1) {
+        for (int i = 0; i < 4; ++i)
+            s += texture(u_shadow, vec3(p.xy + kFastTaps[i] * 1.5 * u_shadow_texel, p.z - bias));
+        return s / 4.0;
+    }
     for (int i = 0; i < 12; ++i)
         s += texture(u_shadow, vec3(p.xy + kPoisson[i] * 2.5 * u_shadow_texel, p.z - bias));
     return s / 12.0;

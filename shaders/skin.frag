@@ -19,6 +19,7 @@ uniform int u_back;       // 1: back-face pass
 uniform sampler2DShadow u_shadow;
 uniform int u_use_shadow;
 uniform float u_shadow_texel;
+uniform int u_fast_shadow;     // 1: four taps (the fast render path)
 uniform sampler2D u_base_texture;  // as in mesh.frag; its alpha multiplies u_alpha
 uniform int u_textured;
 
@@ -28,12 +29,20 @@ const vec2 kPoisson[8] = vec2[](
     vec2(-0.326, -0.406), vec2(-0.840, -0.074), vec2(-0.696, 0.457), vec2(-0.203, 0.621),
     vec2(0.962, -0.195), vec2(0.473, -0.480), vec2(0.519, 0.767), vec2(0.185, -0.893));
 
+// The fast render path (engine/render/render_path.h): four taps on a square.
+const vec2 kFastTaps[4] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(-0.5, 0.5), vec2(0.5, 0.5));
+
 float shadowFactor(vec3 n, vec3 l) {
     if (u_use_shadow == 0) return 1.0;
     vec3 p = v_light.xyz / v_light.w * 0.5 + 0.5;
     if (p.x < 0.0 || p.x > 1.0 || p.y < 0.0 || p.y > 1.0 || p.z > 1.0) return 1.0;
     float bias = 0.0015 + 0.004 * (1.0 - max(dot(n, l), 0.0));
     float s = 0.0;
+    if (u_fast_shadow == 1) {
+        for (int i = 0; i < 4; ++i)
+            s += texture(u_shadow, vec3(p.xy + kFastTaps[i] * 1.5 * u_shadow_texel, p.z - bias));
+        return s / 4.0;
+    }
     for (int i = 0; i < 8; ++i)
         s += texture(u_shadow, vec3(p.xy + kPoisson[i] * 2.5 * u_shadow_texel, p.z - bias));
     return s / 8.0;

@@ -392,6 +392,10 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "record-stop" && need(0)) return stopRecording(), std::string();
     if (verb == "bake" && need(3) && num(2, v) && num(3, v2)) return bake(w[1], int64_t(v), int64_t(v2));
     if (verb == "bake-cancel" && need(0)) return cancelBake(), std::string();
+    if (verb == "fast-render" && need(1)) {
+        auto f = engine::render::parseFastRender(w[1]);
+        return f ? (setFastRender(*f), std::string()) : bad;
+    }
     if (verb == "shadows" && need(1)) {
         auto b = onOff(w[1], s_.render.shadows);
         return b ? (setShadows(*b), std::string()) : bad;

@@ -90,6 +90,8 @@ public:
     std::string bake(const std::string& path, int64_t first, int64_t last);
     void cancelBake();
     void setShadows(bool on) { s_.render.shadows = on; }
+    // The fast render path for software rasterisers (engine/render/render_path.h).
+    void setFastRender(engine::render::FastRender f) { s_.render.fast_render = f; }
     void setBones(bool on) { s_.render.bones = on; }
     void setGround(bool on) { s_.render.ground = on; }
     // Translucent meshes (the skin over the muscles; docs/scene-format.md,
@@ -133,7 +135,7 @@ public:
 
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
-    // "error-scale 0.1",
+    // "error-scale 0.1", "fast-render on",
     // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).

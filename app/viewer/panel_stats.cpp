@@ -151,6 +151,8 @@ void drawStatsPanel(PanelContext& c) {
                 double(r.penetration), double(r.attachment));
     ImGui::Separator();
     ImGui::Text("build %s   threads %d   cached frames %zu", engine::buildType(), f.threads, f.cached_frames);
+    ImGui::TextWrapped("GL %s: %s render path", c.renderer.glRenderer().c_str(),
+                       c.renderer.lastPath().fast ? "fast" : "full");
     if (const SceneInfo* info = f.scene.get())
         ImGui::TextWrapped("vertices %zu  branch pts %zu  constraints %zu  colours %d", info->vertices, info->branch_points,
                     info->counts.total(), info->colors);

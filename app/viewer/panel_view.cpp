@@ -35,6 +35,20 @@ void drawViewPanel(PanelContext& c) {
         if (ImGui::SliderFloat("skin opacity", &opacity, Actions::kSkinOpacityMin, Actions::kSkinOpacityMax, "%.2fx"))
             c.actions.setSkinOpacity(opacity);
     }
+    // The fast path (engine/render/render_path.h): auto takes it under a
+    // software rasteriser only; the line under it says what this frame used.
+    int fast = static_cast<int>(c.state.render.fast_render);
+    const char* choices[] = {"auto", "on", "off"};
+    ImGui::SetNextItemWidth(90.0f);
+    if (ImGui::Combo("fast render", &fast, choices, 3))
+        c.actions.setFastRender(static_cast<engine::render::FastRender>(fast));
+    const engine::render::RenderPath& path = c.renderer.lastPath();
+    if (path.fast)
+        ImGui::TextDisabled("fast path%s: 1 sample, scene at %.0f%%, soft shadows %d^2 x4 taps",
+                            c.renderer.softwareRenderer() ? " (software renderer)" : "", 100.0 * path.scale,
+                            path.shadow_size);
+    else
+        ImGui::TextDisabled("full path: %dx MSAA, shadows %d^2", c.renderer.target().samples(), path.shadow_size);
     if (ImGui::Button("Frame all (F)")) c.actions.frameAll();
     ImGui::SameLine();
     if (ImGui::Button("Help (F1)")) c.actions.toggleHelp();

@@ -55,6 +55,7 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
     j["ground"] = s.render.ground;
     j["skin"] = s.render.skin;
     j["skin_opacity"] = s.render.skin_opacity;
+    j["fast_render"] = std::string(engine::render::fastRenderName(s.render.fast_render));
     j["error_scale"] = s.render.error_scale;
     j["ui"] = s.ui_visible;
     j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
@@ -110,6 +111,7 @@ std::string applyPresetText(const std::string& text, const std::string& origin, 
     if (d.ground) a.setGround(*d.ground);
     if (d.skin) a.setSkin(*d.skin);
     if (d.skin_opacity) a.setSkinOpacity(*d.skin_opacity);
+    if (d.fast_render) a.setFastRender(*engine::render::parseFastRender(*d.fast_render));
     if (d.error_scale) a.setErrorScale(*d.error_scale);
     if (d.ui) a.setUiVisible(*d.ui);
     if (d.camera_target || d.camera_distance || d.camera_yaw || d.camera_pitch) {

@@ -14,14 +14,15 @@ const char* viewUsage() {
     return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
            "                   [--max-fps N] [--json OUT] [--timings] [--record OUT.mp4] [--no-ui]\n"
-           "                   [--panel study|study-cost]\n"
+           "                   [--panel study|study-cost] [--fast-render auto|on|off]\n"
            "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
            "  --frames N    simulate exactly N frames while rendering, show the state after\n"
            "                frame N, then exit (window hidden; 1..1000000)\n"
            "  --screenshot  write that last frame as PNG (needs --frames; also the P key): the\n"
            "                same settings give the same image bytes under the same renderer\n"
-           "  --json OUT    with --frames: the report `run --json` writes, for those N frames\n"
+           "  --json OUT    with --frames: the report `run --json` writes, for those N frames, plus\n"
+           "                \"render\": how they were drawn (path, GL renderer, fps; not with -)\n"
            "  --timings     with --frames: show measured fps / ms in the image (not reproducible)\n"
            "  --record OUT  record a video (.mp4, .mkv, .webm, .gif ... through ffmpeg) at the scene's\n"
            "                frame rate, one video frame per simulated frame however slowly it draws;\n"
@@ -30,6 +31,10 @@ const char* viewUsage() {
            "  --width/--height  window size in screen units, 64..8192 (default 1280x720)\n"
            "  --max-fps N   render at most N frames per second, 0..1000 (0 = no cap; default 60):\n"
            "                frames no display shows would only take cores from the simulation\n"
+           "  --fast-render the fast path for software renderers (one sample per pixel, the scene at\n"
+           "                half resolution scaled up, cheaper soft shadows): auto (default) takes it\n"
+           "                under llvmpipe/softpipe/swrast only; on/off force it (also View panel, preset\n"
+           "                key fast_render)\n"
            "  --panel study open the Study window (docs/study.md; study-cost: its equal-cost view);\n"
            "                with --frames the image waits for its curves\n";
 }
@@ -71,6 +76,11 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         else if (a == "--height") e = integer(o.height, 64, 8192);
         else if (a == "--hidden") o.hidden = true;
         else if (a == "--max-fps") e = integer(o.max_fps, 0, 1000);
+        else if (a == "--fast-render") {
+            e = value(o.fast_render);
+            if (e.empty() && o.fast_render != "auto" && o.fast_render != "on" && o.fast_render != "off")
+                e = "--fast-render '" + o.fast_render + "' is unknown (valid: auto, on, off)";
+        }
         else if (a == "--panel") {
             e = value(o.panel);
             if (e.empty() && o.panel != "study" && o.panel != "study-cost")

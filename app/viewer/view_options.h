@@ -25,6 +25,9 @@ struct ViewOptions {
     // ffmpeg (app/viewer/video_recorder.h); with --frames N exactly N.
     std::string record;
     bool ui = true;          // --no-ui: the panels hidden (a clean image or video)
+    // --fast-render auto|on|off (engine/render/render_path.h); empty: not
+    // given (the default, auto, or what a preset says). Wins over a preset.
+    std::string fast_render;
     // A window open from the start: "study" (the Study, docs/study.md),
     // "study-cost" (the same at its equal-cost view); a
     // headless run waits for its curves before the screenshot.

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <fstream>
 #include <thread>
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
+#include <nlohmann/json.hpp>
 
 #include "app/viewer/panels.h"
 #include "app/viewer/shortcuts.h"
@@ -46,6 +48,7 @@ std::string Viewer::init() {
     }
     if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
     state_.ui_visible = opt_.ui;
+    applyFastRenderOption();
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
@@ -56,6 +59,10 @@ std::string Viewer::init() {
     }
     last_frame_ = Clock::now();
     return {};
+}
+
+void Viewer::applyFastRenderOption() {
+    if (auto f = engine::render::parseFastRender(opt_.fast_render)) actions_.setFastRender(*f);
 }
 
 void Viewer::handleDrag(double dx, double dy, int button, int mods) {
@@ -80,7 +87,9 @@ void Viewer::takeSimFrame() {
         actions_.adoptScene(*f.scene);
         if (preset_pending_) {
             preset_pending_ = false;
-            if (auto e = actions_.loadPreset(opt_.preset); !e.empty()) {
+            auto e = actions_.loadPreset(opt_.preset);
+            applyFastRenderOption();  // the command line wins over the preset
+            if (!e.empty()) {
                 state_.status = e;
                 if (opt_.frames > 0)
                     fatal_ = e;  // the headless run ends with it
@@ -106,6 +115,7 @@ void Viewer::frame() {
     engine::render::DrawFrame df;
     if (f.scene && f.scene->topology && f.x.size() == f.scene->topology->particle_count &&
         f.scene->generation == shown_generation_) {
+        df.serial = f.serial;
         df.positions = f.x;
         df.muscle_activation = f.activation;
         df.vertex_error = f.vertex_error;
@@ -386,10 +396,11 @@ int Viewer::runHeadless() {
     const SimFrame& last = sim_.latest();
     // One line for scripts and the measurements: the render loop
     // ran concurrently with a sim at full load.
-    std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame  [%s]\n",
+    const engine::render::RenderPath& path = renderer_.lastPath();
+    std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame  %s path  [%s]\n",
                 last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
                 last.threads, static_cast<long long>(last.frame), fps, double(stats_.sim_ms.mean()),
-                engine::buildType());
+                path.fast ? "fast" : "full", engine::buildType());
     if (!opt_.screenshot.empty()) {
         int w = 0, h = 0;
         auto px = capture(w, h);
@@ -408,9 +419,40 @@ int Viewer::runHeadless() {
         const SimFrame& r = sim_.latest();
         if (r.reports == before) return failed("timed out writing the report");
         if (!r.report_error.empty()) return failed(r.report_error);
+        if (opt_.json != "-")
+            if (auto e = addRenderReport(opt_.json, fps); !e.empty()) return failed(e);
     }
     std::fflush(stdout);
     return last.message.rfind("NaN guard", 0) == 0 ? 1 : 0;
+}
+
+// The `run --json` report the sim thread wrote, plus what only the viewer
+// knows: how it drew (README "Benchmarks" reads render fps from here).
+std::string Viewer::addRenderReport(const std::string& path, double fps) const {
+    nlohmann::json j;
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in, nullptr, false);
+    }
+    if (j.is_discarded() || !j.is_object()) return path + ": the report written is not a JSON object";
+    const engine::render::RenderPath& p = renderer_.lastPath();
+    const engine::render::RenderStats& s = renderer_.stats();
+    j["render"] = {{"fps", fps},
+                   {"path", p.fast ? "fast" : "full"},
+                   {"fast_render", std::string(engine::render::fastRenderName(state_.render.fast_render))},
+                   {"gl_renderer", renderer_.glRenderer()},
+                   {"software_renderer", renderer_.softwareRenderer()},
+                   {"msaa_samples", renderer_.target().samples()},
+                   {"scene_scale", p.scale},
+                   {"shadow_map", p.shadow_size},
+                   {"width", renderer_.target().width()},
+                   {"height", renderer_.target().height()},
+                   {"frames_drawn", s.frames},
+                   {"muscle_uploads", s.muscle_uploads},
+                   {"bone_uploads", s.bone_uploads}};
+    std::ofstream out(path, std::ios::trunc);
+    out << j.dump(2) << "\n";
+    return out ? std::string() : path + ": write failed";
 }
 
 int Viewer::run() {

@@ -64,6 +64,9 @@ private:
     void takeSimFrame();
     void drawUi(const SimFrame& f);
     void handleDrag(double dx, double dy, int button, int mods);
+    // --fast-render, when given, over the default or a preset.
+    void applyFastRenderOption();
+    std::string addRenderReport(const std::string& path, double fps) const;
     void writeScreenshot();
     // Recording: takes up start/stop requests, encodes each newly stepped
     // frame and holds the simulation at the next frame until it is drawn.

@@ -2,6 +2,7 @@
 // The renderer only reads; the viewer keeps the storage alive while drawing.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include <glm/mat4x4.hpp>
@@ -10,6 +11,10 @@
 namespace engine::render {
 
 struct DrawFrame {
+    // The published simulation frame these views belong to (its serial): the
+    // renderer re-derives and re-uploads nothing for a frame it has already
+    // drawn with the same options. 0: unknown, everything is redone.
+    uint64_t serial = 0;
     std::span<const glm::vec3> positions;        // every particle (surface + branch points)
     std::span<const float> muscle_activation;    // per muscle, [0, 1]
     std::span<const float> vertex_error;         // per particle relative strain (may be empty)

@@ -25,8 +25,10 @@ void LineBatch::draw(GLenum mode) {
     }
     glBindVertexArray(vao_);
     glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(verts_.size() * sizeof(LineVertex)), verts_.data(),
-                 GL_STREAM_DRAW);
+    if (dirty_)
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(verts_.size() * sizeof(LineVertex)), verts_.data(),
+                     GL_STREAM_DRAW);
+    dirty_ = false;
     glDrawArrays(mode, 0, GLsizei(verts_.size()));
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);

@@ -23,20 +23,29 @@ public:
     LineBatch(const LineBatch&) = delete;
     LineBatch& operator=(const LineBatch&) = delete;
 
-    void clear() { verts_.clear(); }
+    void clear() {
+        verts_.clear();
+        dirty_ = true;
+    }
     void line(const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
         verts_.push_back({a, c});
         verts_.push_back({b, c});
+        dirty_ = true;
     }
-    void point(const glm::vec3& a, const glm::vec4& c) { verts_.push_back({a, c}); }
+    void point(const glm::vec3& a, const glm::vec4& c) {
+        verts_.push_back({a, c});
+        dirty_ = true;
+    }
     bool empty() const { return verts_.empty(); }
     size_t size() const { return verts_.size(); }
-    // Uploads and draws as GL_LINES or GL_POINTS (the caller binds the program).
+    // Draws as GL_LINES or GL_POINTS (the caller binds the program),
+    // uploading first only when the batch changed since the last upload.
     void draw(GLenum mode);
 
 private:
     std::vector<LineVertex> verts_;
     GLuint vao_ = 0, vbo_ = 0;
+    bool dirty_ = true;
 };
 
 }  // namespace engine::render

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/render/render_path.h"
+
 namespace engine::render {
 
 enum class Overlay : uint8_t {
@@ -44,6 +46,9 @@ struct RenderOptions {
     bool skin = true;
     float skin_opacity = 1.0f;
     int msaa_samples = 4;
+    // The fast path for software rasterisers (engine/render/render_path.h):
+    // automatic (on under llvmpipe/softpipe/swrast only), or forced.
+    FastRender fast_render = FastRender::Auto;
     // Relative strain |C|/rest that maps to the top of the error colour map.
     float error_scale = 0.25f;  // heat map: residual (relative to the bind-pose edge) shown as full scale
     std::vector<uint8_t> muscle_visible;  // per muscle; empty = all visible

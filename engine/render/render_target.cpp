@@ -1,6 +1,7 @@
 #include "engine/render/render_target.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace engine::render {
@@ -13,28 +14,37 @@ void RenderTarget::release() {
     if (msaa_fbo_ || out_fbo_) glDeleteFramebuffers(2, fbos);
     if (msaa_color_ || out_color_) glDeleteRenderbuffers(4, rbos);
     msaa_fbo_ = msaa_color_ = msaa_depth_ = out_fbo_ = out_color_ = out_depth_ = 0;
-    w_ = h_ = samples_ = 0;
+    w_ = h_ = samples_ = sw_ = sh_ = 0;
 }
 
-bool RenderTarget::resize(int width, int height, int samples) {
+bool RenderTarget::resize(int width, int height, int samples, float scene_scale) {
     width = std::max(width, 1);
     height = std::max(height, 1);
     GLint max_samples = 1;
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
     samples = std::clamp(samples, 1, int(max_samples));
-    if (width == w_ && height == h_ && samples == samples_) return true;
+    scene_scale = std::clamp(scene_scale, 0.1f, 1.0f);
+    const int sw = std::max(1, int(std::lround(float(width) * scene_scale)));
+    const int sh = std::max(1, int(std::lround(float(height) * scene_scale)));
+    if (sw != width || sh != height) samples = 1;
+    if (width == w_ && height == h_ && samples == samples_ && sw == sw_ && sh == sh_) return true;
     release();
     w_ = width;
     h_ = height;
     samples_ = samples;
+    sw_ = sw;
+    sh_ = sh;
 
     glGenFramebuffers(1, &msaa_fbo_);
     glGenRenderbuffers(1, &msaa_color_);
     glGenRenderbuffers(1, &msaa_depth_);
+    // One sample: plain storage (a multisample one of 1 sample may still
+    // rasterise per sample, and could not be scaled by the resolve blit).
+    const int stored = samples > 1 ? samples : 0;
     glBindRenderbuffer(GL_RENDERBUFFER, msaa_color_);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, stored, GL_RGBA8, sw, sh);
     glBindRenderbuffer(GL_RENDERBUFFER, msaa_depth_);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, stored, GL_DEPTH_COMPONENT24, sw, sh);
     glBindFramebuffer(GL_FRAMEBUFFER, msaa_fbo_);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, msaa_color_);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, msaa_depth_);
@@ -58,13 +68,14 @@ bool RenderTarget::resize(int width, int height, int samples) {
 
 void RenderTarget::bindScene() const {
     glBindFramebuffer(GL_FRAMEBUFFER, msaa_fbo_);
-    glViewport(0, 0, w_, h_);
+    glViewport(0, 0, sw_, sh_);
 }
 
 void RenderTarget::resolve() const {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, msaa_fbo_);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, out_fbo_);
-    glBlitFramebuffer(0, 0, w_, h_, 0, 0, w_, h_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    const bool scaled = sw_ != w_ || sh_ != h_;
+    glBlitFramebuffer(0, 0, sw_, sh_, 0, 0, w_, h_, GL_COLOR_BUFFER_BIT, scaled ? GL_LINEAR : GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

@@ -14,7 +14,7 @@ namespace engine::render {
 
 namespace {
 constexpr int kShadowUnit = 1;
-constexpr int kShadowSize = 2048;
+constexpr int kShadowSize = 2048;  // the full path's (RenderPath::shadow_size)
 constexpr int kTextureUnit = 2;
 }  // namespace
 
@@ -74,6 +74,9 @@ std::string Renderer::init(const std::string& dir) {
     for (auto [prog, name] : {std::pair{&mesh_, "mesh"}, {&ground_, "ground"}, {&lines_, "lines"},
                               {&shadow_, "shadow"}, {&background_, "background"}, {&skin_, "skin"}})
         if (auto e = prog->load(dir, name); !e.empty()) return e;
+    const GLubyte* name = glGetString(GL_RENDERER);
+    gl_renderer_ = name ? reinterpret_cast<const char*>(name) : "";
+    software_ = isSoftwareRenderer(gl_renderer_);
     if (!shadow_map_.create(kShadowSize)) return "shadow map framebuffer incomplete";
     glGenVertexArrays(1, &empty_vao_);
     // Ground: a unit quad in the plane's local XZ, scaled and placed per frame.
@@ -97,7 +100,7 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
     bone_tris_.clear();
     translucent_.clear();
     textured_.clear();
-    translucent_posed_ = false;
+    invalidateCaches();
     uploadTextures();
     if (!topo_) return;
     // A scene without muscles: the floor under everything its meshes reach
@@ -131,15 +134,83 @@ void Renderer::setTopology(std::shared_ptr<const DrawTopology> topo) {
     }
 }
 
+void Renderer::invalidateCaches() {
+    ++geometry_version_;
+    shadow_key_.valid = false;
+    translucent_pose_.valid = false;
+    bone_pose_.valid = false;
+    muscle_key_.valid = false;
+}
+
+bool Renderer::PoseKey::matches(const DrawFrame& f) const {
+    return valid && std::equal(joints.begin(), joints.end(), f.joint_globals.begin(), f.joint_globals.end()) &&
+           std::equal(bodies.begin(), bodies.end(), f.body_transforms.begin(), f.body_transforms.end()) &&
+           std::equal(morph.begin(), morph.end(), f.morph_weights.begin(), f.morph_weights.end());
+}
+
+void Renderer::PoseKey::take(const DrawFrame& f) {
+    joints.assign(f.joint_globals.begin(), f.joint_globals.end());  // reuses the capacity
+    bodies.assign(f.body_transforms.begin(), f.body_transforms.end());
+    morph.assign(f.morph_weights.begin(), f.morph_weights.end());
+    valid = true;
+}
+
+// A frame of unknown serial (0) never matches: it is always derived afresh.
+bool Renderer::MuscleKey::matches(const DrawFrame& f, const RenderOptions& opt) const {
+    return valid && f.serial != 0 && serial == f.serial && overlays == opt.overlays &&
+           error_scale == opt.error_scale && selected == opt.selected_muscle && visible == opt.muscle_visible;
+}
+
+void Renderer::MuscleKey::take(const DrawFrame& f, const RenderOptions& opt) {
+    serial = f.serial;
+    overlays = opt.overlays;
+    error_scale = opt.error_scale;
+    selected = opt.selected_muscle;
+    visible = opt.muscle_visible;
+    valid = true;
+}
+
+// Muscle normals, colours, bounds and overlays: derived and uploaded only for
+// a frame or options not drawn before (a paused view, or a renderer drawing
+// faster than the sim publishes, re-derives nothing).
+void Renderer::prepareMuscles(const DrawFrame& f, const RenderOptions& opt) {
+    updateMuscleIndices(opt);
+    if (muscle_key_.matches(f, opt)) return;
+    computeVertexNormals(f.positions, topo_->triangles, normals_);
+    computeColors(f, opt);
+    muscles_.setVertices(f.positions, normals_, colors_, fibers_);
+    ++geometry_version_;
+    muscle_bounds_ = Bounds{};
+    for (size_t m = 0; m < topo_->muscles.size(); ++m) {
+        if (!opt.muscleVisible(m)) continue;
+        const auto& md = topo_->muscles[m];
+        for (uint32_t i = md.first; i < md.first + md.surface_count; ++i) muscle_bounds_.add(f.positions[i]);
+    }
+    buildOverlays(*topo_, f, opt, overlays_);
+    muscle_key_.take(f, opt);
+    ++stats_.muscle_uploads;
+    ++stats_.overlay_builds;
+}
+
+// The opaque bones (and textured meshes): posed, skinned and uploaded only
+// when the joints, bodies or morph weights moved since the last upload.
+void Renderer::prepareBones(const DrawFrame& f) {
+    if (bone_pose_.matches(f)) return;
+    poseBones(topo_->bones, f, bone_pos_, bone_col_, skin_mats_);
+    computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
+    bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
+    ++geometry_version_;
+    bone_bounds_ = Bounds{};
+    for (const auto& p : bone_pos_) bone_bounds_.add(p);
+    poseTextured(f);
+    bone_pose_.take(f);
+    ++stats_.bone_uploads;
+}
+
 // Poses and uploads the translucent meshes when the joints or bodies moved
 // (a paused or scrubbed-to frame uploads nothing).
 void Renderer::poseTranslucent(const DrawFrame& f) {
-    auto same = [](const std::vector<glm::mat4>& a, std::span<const glm::mat4> b) {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end());
-    };
-    if (translucent_posed_ && same(posed_joints_, f.joint_globals) && same(posed_bodies_, f.body_transforms) &&
-        std::equal(posed_morph_.begin(), posed_morph_.end(), f.morph_weights.begin(), f.morph_weights.end()))
-        return;
+    if (translucent_pose_.matches(f)) return;
     for (Translucent& t : translucent_) {
         poseMesh(topo_->bones[t.mesh], f, skin_pos_, skin_mats_);
         computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
@@ -147,10 +218,7 @@ void Renderer::poseTranslucent(const DrawFrame& f) {
         for (const auto& p : skin_pos_) t.bounds.add(p);
         t.gpu.setVertices(skin_pos_, skin_nrm_, {});
     }
-    posed_joints_.assign(f.joint_globals.begin(), f.joint_globals.end());  // reuses the capacity
-    posed_bodies_.assign(f.body_transforms.begin(), f.body_transforms.end());
-    posed_morph_.assign(f.morph_weights.begin(), f.morph_weights.end());
-    translucent_posed_ = true;
+    translucent_pose_.take(f);
 }
 
 void Renderer::poseTextured(const DrawFrame& f) {
@@ -159,7 +227,7 @@ void Renderer::poseTextured(const DrawFrame& f) {
         poseMesh(m, f, skin_pos_, skin_mats_);
         computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
         skin_col_.assign(skin_pos_.size(), m.color);
-        for (const auto& p : skin_pos_) bounds_.add(p);
+        for (const auto& p : skin_pos_) bone_bounds_.add(p);
         t.gpu.setVertices(skin_pos_, skin_nrm_, skin_col_);
     }
 }
@@ -174,6 +242,7 @@ void Renderer::useLit(Program& shader, const glm::mat4& view_proj, const glm::ve
     shader.set("u_shadow", kShadowUnit);
     shader.set("u_use_shadow", opt.shadows ? 1 : 0);
     shader.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    shader.set("u_fast_shadow", path_.few_shadow_taps ? 1 : 0);
     shader.set("u_base_texture", kTextureUnit);
     shader.set("u_textured", 0);
     if (&shader == &mesh_) shader.set("u_alpha_cutoff", -1.0f);
@@ -218,6 +287,7 @@ void Renderer::updateMuscleIndices(const RenderOptions& opt) {
         }
     }
     muscles_.setIndices(tri_scratch_);
+    ++geometry_version_;
     index_visibility_ = opt.muscle_visible;
     indices_dirty_ = false;
 }
@@ -299,6 +369,7 @@ void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool
     ground_.set("u_extent", extent);
     ground_.set("u_eye", eye);
     ground_.set("u_shadow_texel", 1.0f / float(shadow_map_.size()));
+    ground_.set("u_fast_shadow", path_.few_shadow_taps ? 1 : 0);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -310,28 +381,27 @@ void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool
 }
 
 void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOptions& opt, int fb_w, int fb_h) {
-    target_.resize(fb_w, fb_h, opt.msaa_samples);
+    ++stats_.frames;
+    path_ = chooseRenderPath(opt.fast_render, software_, opt.msaa_samples);
+    if (shadow_map_.size() != path_.shadow_size) shadow_map_.create(path_.shadow_size);
+    target_.resize(fb_w, fb_h, path_.msaa_samples, path_.scale);
     const bool have = topo_ && f.positions.size() == topo_->particle_count;
 
     bounds_ = Bounds{};
     if (have) {
-        updateMuscleIndices(opt);
-        computeVertexNormals(f.positions, topo_->triangles, normals_);
-        computeColors(f, opt);
-        muscles_.setVertices(f.positions, normals_, colors_, fibers_);
-        for (size_t m = 0; m < topo_->muscles.size(); ++m) {
-            if (!opt.muscleVisible(m)) continue;
-            const auto& md = topo_->muscles[m];
-            for (uint32_t i = md.first; i < md.first + md.surface_count; ++i) bounds_.add(f.positions[i]);
+        prepareMuscles(f, opt);
+        if (muscle_bounds_.valid()) {
+            bounds_.add(muscle_bounds_.lo);
+            bounds_.add(muscle_bounds_.hi);
         }
+        // Hidden bones keep their last upload (drawn again as soon as shown,
+        // re-posed first if they moved meanwhile).
         if (opt.bones && !topo_->bones.empty()) {
-            poseBones(topo_->bones, f, bone_pos_, bone_col_, skin_mats_);
-            computeVertexNormals(bone_pos_, bone_tris_, bone_nrm_);
-            bones_.setVertices(bone_pos_, bone_nrm_, bone_col_);
-            for (const auto& p : bone_pos_) bounds_.add(p);
-            poseTextured(f);
-        } else {
-            bones_.setVertices({}, {}, {});
+            prepareBones(f);
+            if (bone_bounds_.valid()) {
+                bounds_.add(bone_bounds_.lo);
+                bounds_.add(bone_bounds_.hi);
+            }
         }
         if (opt.skin && !translucent_.empty()) {
             poseTranslucent(f);
@@ -341,7 +411,6 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
                     bounds_.add(t.bounds.hi);
                 }
         }
-        buildOverlays(*topo_, f, opt, overlays_);
     }
 
     const float aspect = float(fb_w) / float(std::max(fb_h, 1));
@@ -358,19 +427,27 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
             const glm::vec3 g = groundOrigin();
             lit.add(glm::vec3(bounds_.center().x, g.y, bounds_.center().z));
         }
-        shadow_map_.begin(lit, light_dir_);
-        // Slope-scaled offset in the depth pass fights acne without peter-panning.
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(2.0f, 4.0f);
-        shadow_.use();
-        shadow_.set("u_view_proj", shadow_map_.lightViewProj());
-        muscles_.draw();
-        if (opt.bones) {
-            bones_.draw();
-            for (const Textured& t : textured_) t.gpu.draw();
+        // The same casters in the same light box: last frame's map is still
+        // right (the camera moving or a paused sim redraws no shadow map).
+        const ShadowKey key{geometry_version_, opt.bones && !topo_->bones.empty(), shadow_map_.size(), lit.lo, lit.hi,
+                            true};
+        if (!(key == shadow_key_)) {
+            shadow_key_ = key;
+            ++stats_.shadow_passes;
+            shadow_map_.begin(lit, light_dir_);
+            // Slope-scaled offset in the depth pass fights acne without peter-panning.
+            glEnable(GL_POLYGON_OFFSET_FILL);
+            glPolygonOffset(2.0f, 4.0f);
+            shadow_.use();
+            shadow_.set("u_view_proj", shadow_map_.lightViewProj());
+            muscles_.draw();
+            if (key.bones) {
+                bones_.draw();
+                for (const Textured& t : textured_) t.gpu.draw();
+            }
+            glDisable(GL_POLYGON_OFFSET_FILL);
+            shadow_map_.end();
         }
-        glDisable(GL_POLYGON_OFFSET_FILL);
-        shadow_map_.end();
     }
 
     target_.bindScene();
@@ -390,7 +467,7 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     shadow_map_.bindTexture(kShadowUnit);
 
     useLit(mesh_, view_proj, eye, opt);
-    if (opt.bones) {
+    if (opt.bones && !topo_->bones.empty()) {
         bones_.draw();
         for (const Textured& t : textured_) {
             bindMeshTexture(mesh_, topo_->bones[t.mesh]);
@@ -412,7 +489,8 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
 
     lines_.use();
     lines_.set("u_view_proj", view_proj);
-    lines_.set("u_point_size", std::max(3.0f, float(fb_h) / 180.0f));
+    // The same size on screen on either path (the fast path's scene is scaled up).
+    lines_.set("u_point_size", std::max(3.0f * path_.scale, float(target_.sceneHeight()) / 180.0f));
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);

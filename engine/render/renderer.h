@@ -1,8 +1,13 @@
 // Draws one frame: shadow pass, background, ground grid, bones, shaded
 // muscles, overlays, into a multisampled target that is then resolved. No
 // window, no UI: the viewer draws its UI into output() and presents it.
+// Nothing is re-derived or re-uploaded for what did not change: muscle
+// normals, colours and overlays only for a new sim frame (DrawFrame::serial)
+// or new options, bones only when their transforms moved. A software
+// rasteriser gets the fast path (engine/render/render_path.h).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,11 +18,22 @@
 #include "engine/render/gpu_mesh.h"
 #include "engine/render/overlay_builder.h"
 #include "engine/render/render_options.h"
+#include "engine/render/render_path.h"
 #include "engine/render/render_target.h"
 #include "engine/render/shader.h"
 #include "engine/render/shadow_map.h"
 
 namespace engine::render {
+
+// What the renderer did, counted since it was made (tests and the Stats
+// panel read it: a frame with nothing new uploads nothing).
+struct RenderStats {
+    uint64_t frames = 0;
+    uint64_t muscle_uploads = 0;   // muscle normals + colours derived and uploaded
+    uint64_t bone_uploads = 0;     // opaque bones posed, skinned and uploaded
+    uint64_t overlay_builds = 0;   // overlay batches rebuilt
+    uint64_t shadow_passes = 0;    // shadow maps drawn (again only when what casts them moved)
+};
 
 class Renderer {
 public:
@@ -45,8 +61,35 @@ public:
     const glm::vec3& lastGroundOrigin() const { return last_ground_; }
     // Per-vertex muscle colours of the last frame (exposed for tests).
     const std::vector<glm::vec3>& muscleColors() const { return colors_; }
+    const RenderStats& stats() const { return stats_; }
+    // The path the last frame took, and the GL_RENDERER string it was chosen from.
+    const RenderPath& lastPath() const { return path_; }
+    const std::string& glRenderer() const { return gl_renderer_; }
+    bool softwareRenderer() const { return software_; }
 
 private:
+    // The joint, body and morph state meshes were last posed with.
+    struct PoseKey {
+        std::vector<glm::mat4> joints, bodies;
+        std::vector<float> morph;
+        bool valid = false;
+        bool matches(const DrawFrame& f) const;
+        void take(const DrawFrame& f);
+    };
+    // What the muscle colours and overlays of a frame depend on besides the frame.
+    struct MuscleKey {
+        uint64_t serial = 0;
+        std::array<bool, kOverlayCount> overlays{};
+        float error_scale = 0.0f;
+        int selected = -1;
+        std::vector<uint8_t> visible;
+        bool valid = false;
+        bool matches(const DrawFrame& f, const RenderOptions& opt) const;
+        void take(const DrawFrame& f, const RenderOptions& opt);
+    };
+    void prepareMuscles(const DrawFrame& f, const RenderOptions& opt);
+    void prepareBones(const DrawFrame& f);
+    void invalidateCaches();
     void updateMuscleIndices(const RenderOptions& opt);
     void computeColors(const DrawFrame& f, const RenderOptions& opt);
     void drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows);
@@ -95,10 +138,26 @@ private:
     std::vector<Textured> textured_;
     std::vector<GLuint> textures_;  // per DrawTopology::textures
     std::vector<glm::vec3> skin_pos_, skin_nrm_, skin_col_;
-    std::vector<glm::mat4> posed_joints_, posed_bodies_;
-    std::vector<float> posed_morph_;
-    bool translucent_posed_ = false;
+    PoseKey translucent_pose_, bone_pose_;
+    MuscleKey muscle_key_;
+    Bounds muscle_bounds_, bone_bounds_;  // of the last derived muscles / posed opaque bones
     Bounds bounds_;
+    RenderStats stats_;
+    // Bumped whenever a shadow caster's GPU data changes (muscle or bone
+    // vertices, the visible muscles, the topology): with the same light box
+    // the shadow map of the last frame is still right.
+    uint64_t geometry_version_ = 1;
+    struct ShadowKey {
+        uint64_t geometry = 0;
+        bool bones = false;
+        int size = 0;
+        glm::vec3 lo{0.0f}, hi{0.0f};
+        bool valid = false;
+        bool operator==(const ShadowKey&) const = default;
+    } shadow_key_;
+    RenderPath path_;
+    std::string gl_renderer_;
+    bool software_ = false;
     // Without a plane in the scene the floor sits just under the lowest point
     // drawn since the scene was shown (it never jumps up as a figure moves).
     float lowest_drawn_ = 1e30f;

@@ -12,6 +12,9 @@ ShadowMap::~ShadowMap() {
 }
 
 bool ShadowMap::create(int size) {
+    if (fbo_) glDeleteFramebuffers(1, &fbo_);
+    if (depth_) glDeleteTextures(1, &depth_);
+    fbo_ = depth_ = 0;
     size_ = size;
     glGenTextures(1, &depth_);
     glBindTexture(GL_TEXTURE_2D, depth_);

@@ -19,7 +19,7 @@ public:
     ShadowMap(const ShadowMap&) = delete;
     ShadowMap& operator=(const ShadowMap&) = delete;
 
-    bool create(int size);
+    bool create(int size);  // (re)creates the map at that edge length
     // Fits the light frustum to `scene` and binds the depth framebuffer.
     void begin(const Bounds& scene, const glm::vec3& light_dir);
     void end() const;
