@@ -43,7 +43,13 @@ void fpsGraph(const StatsHistory& s) {
     plot::Axis ya;
     ya.label = "render, frames per second";
     ya.min = 0.0;
-    ya.max = std::max(60.0, double(s.render_fps.max()) * 1.1);
+    // Scaled to the 90th percentile, not the maximum: two frames drawn back to
+    // back (a resize, the headless run's settling frames) read thousands of
+    // fps and would flatten the rest of the curve (the line is clipped).
+    std::vector<double> sorted = y;
+    std::sort(sorted.begin(), sorted.end());
+    const double p90 = sorted.empty() ? 0.0 : sorted[size_t(0.9 * double(sorted.size() - 1))];
+    ya.max = std::max(60.0, p90 * 1.2);
     plot::Plot pl(framesAgo(s.render_fps.size()), ya, ImVec2(ImGui::GetContentRegionAvail().x, 110.0f));
     pl.line(x, y, IM_COL32(120, 190, 255, 255), 1.5f);
 }
