@@ -1,6 +1,6 @@
 // Smooth per-vertex normals of a triangle mesh: the area-weighted sum of the
-// incident triangles' normals (the renderer's rule, engine/render/normals.h,
-// here without GL for the exporters).
+// incident triangles' normals. One rule for the exporters and the renderer
+// (engine/render/normals.h forwards here).
 #pragma once
 
 #include <span>
