@@ -77,9 +77,14 @@ double SceneDriver::animationTime(double t) const {
     if (t <= 0.0) return 0.0;
     if (!loop_) return std::min(t, d);
     // The end of one pass is its last pose (d, not 0): a loop that closes on
-    // its first pose shows the same either way.
+    // its first pose shows the same either way. The clock adds a float frame
+    // length (1/30 s is 0.0333333351), so after 30 frames it reads 1.00000005
+    // s, not 1: a remainder within a thousandth of a frame is that end, not
+    // the next pass's start (else a one-second clip showed its first pose at
+    // frame 30).
     const double w = t - d * std::floor(t / d);
-    return w <= 1e-9 ? d : w;
+    const double eps = std::max(1e-9, 1e-3 * double(sim_->params().frame_dt));
+    return w <= eps ? d : (d - w <= eps ? d : w);
 }
 
 bool SceneDriver::isStatic() const { return animation() < 0 && sim_->world().muscles.empty(); }

@@ -2,6 +2,7 @@
 // `bench` and the viewer's sim thread share. A captured state replays to the
 // same bits, a reset starts exactly like a fresh load, and running out of
 // memory is reported with the scene's name instead of crashing.
+#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -89,6 +90,24 @@ TEST(SceneDriver, LoopingKeepsSimulatingAndWrapsTheAnimationTime) {
     EXPECT_LT(d.animationTime(), 6.0 * double(d.params().frame_dt));
     d.setLoop(false);
     EXPECT_TRUE(d.atEnd());
+}
+
+// The frame that ends a pass shows the clip's last pose, although the clock
+// (a sum of float frame lengths) reads a hair past the duration there; the
+// next frame starts the next pass.
+TEST(SceneDriver, TheFrameAtAPassEndShowsTheLastPose) {
+    app::SceneDriver d;
+    ASSERT_EQ(d.load(asset("t3-biceps-elbow.glb"), oneThread()), "");
+    const double dur = d.duration(), dt = double(d.params().frame_dt);
+    const int per_pass = int(std::lround(dur / dt));
+    ASSERT_NEAR(per_pass * dt, dur, 1e-6) << "the clip is a whole number of frames";
+    for (int k : {1, 2, 3}) {
+        // The clock after k passes, as the frames add it up.
+        double t = 0.0;
+        for (int f = 0; f < k * per_pass; ++f) t += double(d.params().frame_dt);
+        EXPECT_EQ(d.animationTime(t), dur) << "pass " << k << ", clock " << t;
+        EXPECT_NEAR(d.animationTime(t + dt), dt, 1e-6) << "the next pass starts";
+    }
 }
 
 TEST(SceneDriver, AFailedLoadKeepsTheSceneItHad) {
