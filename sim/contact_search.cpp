@@ -5,6 +5,8 @@
 #include <limits>
 #include <tuple>
 
+#include <omp.h>
+
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
@@ -241,28 +243,59 @@ void ContactSearch::buildGrid(float search) {
     while (buckets < tris_.size() * 4) buckets <<= 1;
     bucket_mask_ = buckets - 1;
     bucket_start_.assign(size_t(buckets) + 1, 0);
-    entry_bucket_.clear();
-    // Pass 1: the bucket of every (triangle, overlapped cell) pair.
-    for (uint32_t k = 0; k < tris_.size(); ++k) {
-        const glm::ivec3 c0 = tri_cells_[2 * size_t(k)], c1 = tri_cells_[2 * size_t(k) + 1];
-        for (int z = c0.z; z <= c1.z; ++z)
-            for (int y = c0.y; y <= c1.y; ++y)
-                for (int x = c0.x; x <= c1.x; ++x) {
-                    uint32_t b = uint32_t(hashCell(x, y, z)) & bucket_mask_;
-                    entry_bucket_.push_back(b);
-                    ++bucket_start_[b + 1];
-                }
+    // A counting sort in parallel that gives the sequential result: the
+    // triangles are cut into one contiguous chunk per thread, each chunk
+    // counts its entries per bucket, and a bucket's entries are laid out
+    // chunk after chunk, each chunk in triangle order — the global triangle
+    // order, whatever the number of threads.
+    const size_t nt = tris_.size();
+    tri_entry_.resize(nt + 1);
+    tri_entry_[0] = 0;
+    for (size_t k = 0; k < nt; ++k) {
+        const glm::ivec3 c0 = tri_cells_[2 * k], c1 = tri_cells_[2 * k + 1];
+        tri_entry_[k + 1] = tri_entry_[k] + uint32_t(size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) *
+                                                     size_t(c1.z - c0.z + 1));
     }
-    // Pass 2: prefix sums; pass 3: stable fill (deterministic order).
-    for (uint32_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-    entries_.resize(entry_bucket_.size());
-    std::vector<uint32_t>& cursor = entry_cursor_;
-    cursor.assign(bucket_start_.begin(), bucket_start_.end() - 1);
-    size_t e = 0;
-    for (uint32_t k = 0; k < tris_.size(); ++k) {
-        const glm::ivec3 c0 = tri_cells_[2 * size_t(k)], c1 = tri_cells_[2 * size_t(k) + 1];
-        const size_t cells = size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) * size_t(c1.z - c0.z + 1);
-        for (size_t i = 0; i < cells; ++i) entries_[cursor[entry_bucket_[e++]]++] = k;
+    entry_bucket_.resize(tri_entry_[nt]);
+    entries_.resize(tri_entry_[nt]);
+    const int chunks = std::max(1, std::min(omp_get_max_threads(), int(nt / 256) + 1));
+    chunk_count_.assign(size_t(chunks) * buckets, 0);
+#pragma omp parallel num_threads(chunks)
+    {
+        const int c = omp_get_thread_num(), used = omp_get_num_threads();
+        // Chunks by the count actually granted (fewer threads: bigger chunks).
+        const size_t k0 = nt * size_t(c) / size_t(used), k1 = nt * size_t(c + 1) / size_t(used);
+        uint32_t* count = &chunk_count_[size_t(c) * buckets];
+        // Pass 1: the bucket of every (triangle, overlapped cell) pair.
+        for (size_t k = k0; k < k1; ++k) {
+            const glm::ivec3 c0 = tri_cells_[2 * k], c1 = tri_cells_[2 * k + 1];
+            uint32_t e = tri_entry_[k];
+            for (int z = c0.z; z <= c1.z; ++z)
+                for (int y = c0.y; y <= c1.y; ++y)
+                    for (int x = c0.x; x <= c1.x; ++x) {
+                        const uint32_t b = uint32_t(hashCell(x, y, z)) & bucket_mask_;
+                        entry_bucket_[e++] = b;
+                        ++count[b];
+                    }
+        }
+#pragma omp barrier
+        // Pass 2: each bucket's start, then each chunk's offset inside it.
+#pragma omp single
+        {
+            for (uint32_t b = 0; b < buckets; ++b) {
+                uint32_t at = bucket_start_[b];
+                for (int q = 0; q < used; ++q) {
+                    uint32_t& n = chunk_count_[size_t(q) * buckets + b];
+                    const uint32_t size = n;
+                    n = at;  // from here on: the chunk's fill cursor in this bucket
+                    at += size;
+                }
+                bucket_start_[b + 1] = at;
+            }
+        }
+        // Pass 3: stable fill.
+        for (size_t k = k0; k < k1; ++k)
+            for (uint32_t e = tri_entry_[k]; e < tri_entry_[k + 1]; ++e) entries_[count[entry_bucket_[e]]++] = uint32_t(k);
     }
 }
 

@@ -129,7 +129,8 @@ private:
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
     std::vector<glm::ivec3> tri_cells_;  // per triangle: its lowest and highest grid cell
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
-    std::vector<uint32_t> entry_cursor_;  // scratch: fill position per bucket
+    std::vector<uint32_t> tri_entry_;     // scratch: first entry of each triangle (prefix of cell counts)
+    std::vector<uint32_t> chunk_count_;   // scratch: per thread chunk and bucket, its count, then its cursor
     std::vector<Slot> slots_;             // kSlots per particle
     std::vector<Anchor> sliding_anchors_;  // per w.sliding entry
     std::vector<glm::mat3> body_normal_;   // per body: inverse-transpose of `now`'s linear part
