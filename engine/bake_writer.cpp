@@ -71,6 +71,17 @@ uint64_t estimatedBakeBytes(BakeFormat f, const BakeClip& clip) {
     return 0;
 }
 
+void BakeWriter::addFrame(const std::vector<glm::vec3>& x) {
+    if (added_ >= frames_) throw ExportError(path_ + ": more frames than announced");
+    writeFrame(x);
+    ++added_;
+}
+
+void BakeWriter::finish() {
+    if (added_ != frames_) throw ExportError(path_ + ": fewer frames than announced");
+    complete();
+}
+
 std::unique_ptr<BakeWriter> openBakeWriter(const std::string& path, const BakeClip& clip) {
     const auto f = bakeFormatFor(path);
     if (!f) throw ExportError(path + ": unknown format (" + bakeFormatsHint() + ")");

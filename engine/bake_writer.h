@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -64,12 +65,24 @@ struct BakeClip {
 class BakeWriter {
 public:
     virtual ~BakeWriter() = default;  // removes the temporaries unless finished
-    // The next frame: every particle's position (sim::Particles::x).
-    virtual void addFrame(const std::vector<glm::vec3>& x) = 0;
-    // Completes the files and renames them into place.
-    virtual void finish() = 0;
+    // The next frame: every particle's position (sim::Particles::x); a frame
+    // past the clip's N is refused (ExportError naming the file).
+    void addFrame(const std::vector<glm::vec3>& x);
+    // Completes the files and renames them into place; refused before N frames.
+    void finish();
     // The files written (after finish): the output, then any companion.
     virtual std::vector<std::string> files() const = 0;
+
+protected:
+    // `path`: the output, for the messages; `frames`: the clip's N.
+    BakeWriter(std::string path, int64_t frames) : path_(std::move(path)), frames_(frames) {}
+    // The format's part of addFrame / finish, once the frame count is checked.
+    virtual void writeFrame(const std::vector<glm::vec3>& x) = 0;
+    virtual void complete() = 0;
+
+private:
+    std::string path_;
+    int64_t frames_ = 0, added_ = 0;
 };
 
 // Opens a writer for `path` (format by extension). Throws ExportError naming

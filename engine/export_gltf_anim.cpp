@@ -55,15 +55,14 @@ std::string jsonString(const std::string& s) { return json(s).dump(); }
 class GltfAnimWriter final : public BakeWriter {
 public:
     GltfAnimWriter(const std::string& path, const BakeClip& clip, bool binary)
-        : clip_(clip), binary_(binary), path_(path), bin_(binary ? path + ".bin" : binPathFor(path)) {
+        : BakeWriter(path, clip.frames), clip_(clip), binary_(binary), path_(path), bin_(binary ? path + ".bin" : binPathFor(path)) {
         out_ = std::make_unique<OutputFile>(path_);  // the folder is checked before any work
         writeStatic();
         first_frame_view_ = views_.size();
         bounds_.reserve(size_t(clip_.frames) * clip_.muscles.size() * 6);
     }
 
-    void addFrame(const std::vector<glm::vec3>& x) override {
-        if (added_ >= clip_.frames) throw ExportError(path_ + ": more frames than announced");
+    void writeFrame(const std::vector<glm::vec3>& x) override {
         const uint64_t off = align();
         for (size_t mi = 0; mi < clip_.muscles.size(); ++mi) {
             const BakedMuscle& m = clip_.muscles[mi];
@@ -83,11 +82,9 @@ public:
             bin_.write(nrm_.data(), nrm_.size() * sizeof(glm::vec3));
         }
         pushView(off, bin_.size() - off, kArrayBuffer, sizeof(glm::vec3));
-        ++added_;
     }
 
-    void finish() override {
-        if (added_ != clip_.frames) throw ExportError(path_ + ": fewer frames than announced");
+    void complete() override {
         align();
         const uint64_t bin_bytes = bin_.size();
         json buffer = {{"byteLength", bin_bytes}};
@@ -451,7 +448,6 @@ private:
     size_t first_frame_view_ = 0;
     std::vector<float> bounds_;          // per frame and muscle: min xyz, max xyz of the position deltas
     std::vector<glm::vec3> pos_, nrm_;   // one muscle of the current frame
-    int64_t added_ = 0;
 };
 
 }  // namespace

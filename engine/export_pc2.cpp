@@ -16,7 +16,7 @@ namespace {
 class Pc2Writer final : public BakeWriter {
 public:
     Pc2Writer(const std::string& path, const BakeClip& clip)
-        : clip_(clip), pc2_(path), obj_(objPathFor(path)) {
+        : BakeWriter(path, clip.frames), clip_(clip), pc2_(path), obj_(objPathFor(path)) {
         char magic[12] = {};
         std::memcpy(magic, "POINTCACHE2", 11);
         pc2_.write(magic, 12);
@@ -30,14 +30,9 @@ public:
         writeObj();
     }
 
-    void addFrame(const std::vector<glm::vec3>& x) override {
-        if (added_ >= clip_.frames) throw ExportError(pc2_.finalPath() + ": more frames than announced");
-        writeSurface(pc2_, clip_, x);
-        ++added_;
-    }
+    void writeFrame(const std::vector<glm::vec3>& x) override { writeSurface(pc2_, clip_, x); }
 
-    void finish() override {
-        if (added_ != clip_.frames) throw ExportError(pc2_.finalPath() + ": fewer frames than announced");
+    void complete() override {
         obj_.commit();
         pc2_.commit();
     }
@@ -87,7 +82,6 @@ private:
 
     const BakeClip clip_;  // a copy: the caller's may go
     OutputFile pc2_, obj_;
-    int64_t added_ = 0;
 };
 
 }  // namespace

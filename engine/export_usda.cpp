@@ -99,16 +99,11 @@ std::vector<glm::uvec3> triangles(const std::vector<uint32_t>& idx) {
 
 class UsdaWriter final : public BakeWriter {
 public:
-    UsdaWriter(const std::string& path, const BakeClip& clip) : clip_(clip), out_(path), scratch_(path + ".frames") {}
+    UsdaWriter(const std::string& path, const BakeClip& clip) : BakeWriter(path, clip.frames), clip_(clip), out_(path), scratch_(path + ".frames") {}
 
-    void addFrame(const std::vector<glm::vec3>& x) override {
-        if (added_ >= clip_.frames) throw ExportError(out_.finalPath() + ": more frames than announced");
-        writeSurface(scratch_, clip_, x);
-        ++added_;
-    }
+    void writeFrame(const std::vector<glm::vec3>& x) override { writeSurface(scratch_, clip_, x); }
 
-    void finish() override {
-        if (added_ != clip_.frames) throw ExportError(out_.finalPath() + ": fewer frames than announced");
+    void complete() override {
         writeText();
         scratch_.close();
         out_.commit();
@@ -234,7 +229,6 @@ private:
 
     const BakeClip clip_;
     OutputFile out_, scratch_;
-    int64_t added_ = 0;
 };
 
 }  // namespace
