@@ -367,14 +367,12 @@ void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, flo
         const Anchor a = capsule ? Anchor{}
                                  : ch.tri[k] != ~0u ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
                                                     : ch.anchor[k];
-        s[k] = {ch.point[k].point, ch.point[k].normal, 1, tissue ? 1u + uint32_t(T.desc.index) : 0u,
-                capsule ? T.desc.index : -1, ch.target[k], a};
+        s[k] = {ch.point[k].point, ch.point[k].normal, 1, ch.target[k], a};
     }
 }
 
 void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     search_ = search;
-    muscle_depth_ = muscle_depth;
     buildTriangles(w, search);
     buildGrid(search);
     const auto& X = w.particles.p;
@@ -453,10 +451,14 @@ void ContactSearch::compact(World& w) {
         for (int bone_pass = 0; bone_pass < 2; ++bone_pass)
             for (int k = 0; k < kSlots; ++k) {
                 const Slot& s = slots_[i * kSlots + size_t(k)];
-                if (!s.valid || (s.tissue == 0) != (bone_pass == 1)) continue;
+                if (!s.valid) continue;
+                const TargetDesc& d = targets_[s.target].desc;
+                const bool tissue = d.kind == TargetDesc::Kind::Muscle;
+                if (tissue == (bone_pass == 1)) continue;
                 if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
                 first = false;
-                w.contacts.push_back({uint32_t(i), s.q, s.n, s.tissue, s.capsule_body});
+                w.contacts.push_back({uint32_t(i), s.q, s.n, tissue ? 1u + uint32_t(d.index) : 0u,
+                                      targets_[s.target].capsule() ? d.index : -1});
             }
     }
     w.contact_runs.push_back(uint32_t(w.contacts.size()));
@@ -550,7 +552,7 @@ void ContactSearch::refresh(World& w) {
         const Slot* s = &slots_[size_t(i) * kSlots];
         int kept = 0;
         for (int k = 0; k < kSlots; ++k) {
-            if (!s[k].valid || s[k].capsule_body >= 0) continue;
+            if (!s[k].valid || targets_[s[k].target].capsule()) continue;
             glm::vec3 q = s[k].q, nn = s[k].n;
             placeAnchor(w, s[k].anchor, q, nn);
             ClosestPoint c;

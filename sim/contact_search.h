@@ -37,8 +37,8 @@ public:
     // Between two searches (docs/model.md §3.6 "Search once per frame"): keeps
     // the contact list and the sliding connections' triangles, and moves each
     // plane (q, n) with the triangle it was found on — a bone mesh rigidly
-    // with its bone, a muscle triangle with its current vertices. Capsules
-    // need nothing (their contacts are exact at every projection).
+    // with its bone, a muscle triangle with its current vertices; the bone
+    // capsules are offered again from each vertex's current position.
     void refresh(World& w);
 
 private:
@@ -83,10 +83,8 @@ private:
     struct Slot {
         glm::vec3 q, n;
         int32_t valid;
-        uint32_t tissue;  // 0: a bone; else 1 + the index of the muscle it touches (Contact::tissue)
-        int32_t capsule_body;  // a bone capsule (exact at projection) or −1
-        uint32_t target;       // index into targets_
-        Anchor anchor;         // where q lies (Exact for a capsule)
+        uint32_t target;  // index into targets_ (Contact::tissue and capsule_body follow from it)
+        Anchor anchor;    // where q lies (Exact for a capsule)
     };
 
     int targetIndex(const TargetDesc& t) const;
@@ -123,7 +121,6 @@ private:
     std::vector<TriBound> bounds_;
     float cell_ = 0.01f;
     float search_ = 0.01f;
-    float muscle_depth_ = 0.004f;
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket

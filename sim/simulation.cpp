@@ -481,8 +481,9 @@ Residuals Simulation::residualsOf(const std::vector<glm::vec3>& X) const {
 namespace {
 
 // Exact depth of p inside a bone's collision mesh at its current transform
-// (negative: outside, by the distance to it), like depthInside below for a
-// muscle: the nearest triangle, signed by the parity of a ray's crossings.
+// (negative: outside, by the distance to it), as sim/tissue_overlap.cpp
+// measures a muscle: the nearest triangle, signed by the parity of a ray's
+// crossings (here over every triangle: few vertices are asked, at contacts).
 float depthInsideBody(const Body& b, glm::vec3 p) {
     float best = 1e30f;
     int hits = 0;
