@@ -67,6 +67,8 @@ private:
     struct TriBound {
         glm::vec3 centre;
         float radius;
+        glm::vec3 normal;  // the face normal and the plane's offset: dot(normal, x) = offset
+        float offset;
         uint32_t target;
     };
     // Where a contact or sliding plane was found, so refresh() can move it
@@ -90,7 +92,7 @@ private:
     int targetIndex(const TargetDesc& t) const;
     void buildTriangles(const World& w, float search);
     void buildGrid(float search);
-    uint32_t bucketOf(glm::vec3 p) const;
+    uint32_t bucketOf(glm::ivec3 cell, uint32_t target) const;
     Anchor anchorOf(const World& w, const Tri& t, glm::vec3 q, glm::vec3 n) const;
     // The kSlots targets a particle keeps while they are chosen (offer()).
     struct Choice {
@@ -99,6 +101,13 @@ private:
         ClosestPoint point[kSlots];
         Anchor anchor[kSlots];
     };
+    // A triangle that passed the cheap tests of gatherTriangles' first pass.
+    struct Candidate {
+        uint32_t k;   // tris_ index
+        float lower;  // a lower bound of the distance to it (sphere or plane)
+    };
+    void gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& targets, float search, float bone_band, Choice& ch,
+                         Candidate* scratch) const;
     void offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_t tri, float search, float bone_band) const;
     // Writes the accepted choices into particle i's slots.
     void keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth);
@@ -106,14 +115,14 @@ private:
     void compact(World& w);
     // The plane of an anchor at the current positions (q, n unchanged for Exact).
     void placeAnchor(const World& w, const Anchor& a, glm::vec3& q, glm::vec3& n) const;
-    // Calls f(tri) for the triangles hashed with p's cell whose target
-    // passes `wanted` and that can be within `search` of p.
-    template <typename Wanted, typename F>
-    void forCandidates(glm::vec3 p, float search, Wanted&& wanted, F&& f) const;
+    // Calls f(tri) for the triangles of `target` hashed with p's cell that
+    // can be within `search` of p.
+    template <typename F>
+    void forCandidates(glm::vec3 p, uint32_t target, float search, F&& f) const;
 
     std::vector<Target> targets_;
     std::vector<std::vector<uint32_t>> muscle_targets_;  // per muscle: its contact targets (indices)
-    std::vector<std::vector<uint8_t>> muscle_wants_;     // per muscle, per target: 1 if it is one of them
+    std::vector<std::vector<uint32_t>> muscle_mesh_targets_;  // per muscle: its triangle targets, ascending
     std::vector<glm::vec3> positions_;                   // scratch: one target's current vertices
     std::vector<glm::vec3> vertex_normals_;              // scratch: angle-weighted vertex normals
     std::vector<glm::vec3> face_normals_;                // scratch: one target's face normals
@@ -124,10 +133,13 @@ private:
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
+    std::vector<uint32_t> entry_target_;  // parallel to entries_: the triangle's target (skip unwanted ones unread)
     std::vector<glm::ivec3> tri_cells_;  // per triangle: its lowest and highest grid cell
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
     std::vector<uint32_t> tri_entry_;     // scratch: first entry of each triangle (prefix of cell counts)
     std::vector<uint32_t> chunk_count_;   // scratch: per thread chunk and bucket, its count, then its cursor
+    std::vector<Candidate> scratch_;      // per thread: gatherTriangles' candidates
+    size_t scratch_stride_ = 0;
     std::vector<Slot> slots_;             // kSlots per particle
     std::vector<Anchor> sliding_anchors_;  // per w.sliding entry
     std::vector<glm::mat3> body_normal_;   // per body: inverse-transpose of `now`'s linear part

@@ -49,10 +49,18 @@ glm::vec3 closestPointOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec
 
 ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c, const TriNormals* normals) {
     ClosestPoint r;
-    glm::vec3 n = glm::cross(b - a, c - a);
-    float nl = glm::length(n);
-    if (!(nl > 0.0f)) return r;
-    n /= nl;
+    // The search's triangles carry their unit face normal already (computed
+    // the same way, so the same bits); a zero one marks a degenerate triangle.
+    glm::vec3 n;
+    if (normals) {
+        n = normals->face;
+        if (!(glm::dot(n, n) > 0.0f)) return r;
+    } else {
+        n = glm::cross(b - a, c - a);
+        const float nl = glm::length(n);
+        if (!(nl > 0.0f)) return r;
+        n /= nl;
+    }
     TriFeature feature;
     r.point = closestPointOnTriangle(p, a, b, c, feature);
     glm::vec3 d = p - r.point;
@@ -122,8 +130,7 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radiu
 }
 
 ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b) {
-    return closestOnCapsule(p, glm::vec3(b.now * glm::vec4(b.capsule_a, 1.0f)),
-                            glm::vec3(b.now * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius);
+    return closestOnCapsule(p, b.capsule_now_a, b.capsule_now_b, b.capsule_radius);
 }
 
 ContactPlane contactPlane(const World& w, const Contact& c, glm::vec3 p) {

@@ -12,8 +12,13 @@ namespace sim {
 
 namespace {
 // Reduction chunks have a fixed size, independent of the thread count, so
-// the summation order (and the bits) never depend on it.
-constexpr uint32_t kChunk = 1024;
+// the summation order (and the bits) never depend on it. They are the volume
+// pass's parallel work units too: small enough that two threads get even
+// shares of a scene's muscles.
+constexpr uint32_t kChunk = 256;
+// The volume pass's chunks are its parallel work units too: small enough
+// that two threads get even shares of a scene's muscles.
+constexpr uint32_t kVolumeChunk = 256;
 }  // namespace
 
 MasterPhase::MasterPhase(PhaseTimers& t, Phase p) : t_(t), p_(p), master_(omp_get_thread_num() == 0) {
@@ -60,37 +65,36 @@ void projectItemGS(IterationContext& ctx, uint32_t item) {
 void ParallelVolume::rebuild(const World& w) {
     surface_.clear();
     vt_offset_.assign(1, 0);
-    vt_items_.clear();
-    tri_chunks_.clear();
+    vt_corners_.clear();
     vertex_chunks_.clear();
-    // Vertex → (triangle, corner) incidence per muscle, in triangle order.
+    // Vertex → the other two corners of each of its triangles (in winding
+    // order), per muscle, in triangle order.
     for (uint32_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];
         std::vector<uint32_t> count(m.surface_count + 1, 0);
         for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t)
             for (int c = 0; c < 3; ++c) ++count[w.triangles[t][c] - m.first + 1];
         for (uint32_t v = 0; v < m.surface_count; ++v) count[v + 1] += count[v];
-        const uint32_t base = uint32_t(vt_items_.size());
+        const uint32_t base = uint32_t(vt_corners_.size());
         const uint32_t first_entry = uint32_t(surface_.size());
-        vt_items_.resize(base + count[m.surface_count]);
+        vt_corners_.resize(base + count[m.surface_count]);
         std::vector<uint32_t> cur(count.begin(), count.end() - 1);
-        for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t)
-            for (uint32_t c = 0; c < 3; ++c) vt_items_[base + cur[w.triangles[t][c] - m.first]++] = t * 4 + c;
+        for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t) {
+            const glm::uvec3 tri = w.triangles[t];
+            for (uint32_t c = 0; c < 3; ++c)
+                vt_corners_[base + cur[tri[c] - m.first]++] = {tri[(c + 1) % 3], tri[(c + 2) % 3]};
+        }
         for (uint32_t v = 0; v < m.surface_count; ++v) {
             surface_.push_back(m.first + v);
             vt_offset_.push_back(base + count[v + 1]);
         }
-        for (uint32_t b = m.tri_begin; b < m.tri_begin + m.tri_count; b += kChunk)
-            tri_chunks_.push_back({mi, b, std::min(b + kChunk, m.tri_begin + m.tri_count)});
-        for (uint32_t b = first_entry; b < first_entry + m.surface_count; b += kChunk)
-            vertex_chunks_.push_back({mi, b, std::min(b + kChunk, first_entry + m.surface_count)});
+        for (uint32_t b = first_entry; b < first_entry + m.surface_count; b += kVolumeChunk)
+            vertex_chunks_.push_back({mi, b, std::min(b + kVolumeChunk, first_entry + m.surface_count)});
     }
-    tri_partial_.assign(tri_chunks_.size(), 0.0f);
     vertex_partial_.assign(vertex_chunks_.size(), 0.0f);
+    vertex_volume_.assign(vertex_chunks_.size(), 0.0f);
     vertex_max_.assign(vertex_chunks_.size(), 0.0f);
-    wgrad_.assign(surface_.size(), 0.0f);
     dlambda_.assign(w.muscles.size(), 0.0f);
-    wgrad2_.assign(surface_.size(), 0.0f);
 }
 
 void ParallelVolume::project(IterationContext& ctx) {
@@ -99,59 +103,48 @@ void ParallelVolume::project(IterationContext& ctx) {
     auto& p = W.particles.p;
     const auto& w = W.particles.w;
     auto& grad = ctx.volume_grad;
-    const int64_t nv = int64_t(surface_.size());
-    // 1. Gradient per vertex: Σ over its triangles of the cross product of the
-    //    other two corners (in winding order), relative to the muscle's first vertex.
-#pragma omp for schedule(static)
-    for (int64_t e = 0; e < nv; ++e) {
-        const uint32_t i = surface_[size_t(e)];
-        const glm::vec3 o = p[W.muscles[W.particles.muscle[i]].first];
-        glm::vec3 g(0.0f);
-        for (uint32_t k = vt_offset_[size_t(e)]; k < vt_offset_[size_t(e) + 1]; ++k) {
-            const glm::uvec3 t = W.triangles[vt_items_[k] >> 2];
-            const uint32_t c = vt_items_[k] & 3u;
-            g += glm::cross(p[t[(c + 1) % 3]] - o, p[t[(c + 2) % 3]] - o);
-        }
-        grad[i] = g;
-        wgrad2_[size_t(e)] = w[i] * glm::dot(g, g);
-        wgrad_[size_t(e)] = w[i] * glm::length(g);
-    }
-    // 2. Chunked partial sums of 6V and of Σ w|∇C|².
-    const int64_t ntc = int64_t(tri_chunks_.size()), nvc = int64_t(vertex_chunks_.size());
-#pragma omp for schedule(static) nowait
-    for (int64_t k = 0; k < ntc; ++k) {
-        const Chunk& ch = tri_chunks_[size_t(k)];
-        const glm::vec3 o = p[W.muscles[ch.muscle].first];
-        float s = 0.0f;
-        for (uint32_t t = ch.begin; t < ch.end; ++t) {
-            const glm::uvec3 tri = W.triangles[t];
-            s += triangleVolume6(p[tri.x] - o, p[tri.y] - o, p[tri.z] - o);
-        }
-        tri_partial_[size_t(k)] = s;
-    }
+    // 1. Per chunk of one muscle's vertices (fixed chunks: the same sums for
+    //    any thread count), each vertex's gradient: Σ over its triangles of
+    //    the cross product of the other two corners (in winding order),
+    //    relative to the muscle's first vertex o; and the chunk's partial
+    //    sums of w|∇C|², of the largest w|∇C| and of the volume. Each
+    //    triangle's 6V = (a−o)·((b−o)×(c−o)) appears once at each of its
+    //    corners in (x_i − o)·∇_i, so Σ_i (x_i − o)·∇_i = 3·6V: the volume
+    //    comes with the gradient, without a pass over the triangles.
+    const int64_t nvc = int64_t(vertex_chunks_.size());
 #pragma omp for schedule(static)
     for (int64_t k = 0; k < nvc; ++k) {
         const Chunk& ch = vertex_chunks_[size_t(k)];
-        float s = 0.0f, mx = 0.0f;
+        const glm::vec3 o = p[W.muscles[ch.muscle].first];
+        float s = 0.0f, mx = 0.0f, v = 0.0f;
         for (uint32_t e = ch.begin; e < ch.end; ++e) {
-            s += wgrad2_[e];
-            mx = std::max(mx, wgrad_[e]);
+            const uint32_t i = surface_[e];
+            glm::vec3 g(0.0f);
+            for (uint32_t c = vt_offset_[e]; c < vt_offset_[e + 1]; ++c)
+                g += glm::cross(p[vt_corners_[c].x] - o, p[vt_corners_[c].y] - o);
+            grad[i] = g;
+            const float gg = glm::dot(g, g);
+            s += w[i] * gg;
+            mx = std::max(mx, w[i] * std::sqrt(gg));
+            v += glm::dot(p[i] - o, g);
         }
         vertex_partial_[size_t(k)] = s;
         vertex_max_[size_t(k)] = mx;
+        vertex_volume_[size_t(k)] = v;
     }
     // 3. One Δλ per muscle, the partials added in chunk order.
 #pragma omp single
     {
-        size_t tc = 0, vc = 0;
+        size_t vc = 0;
         for (size_t v = 0; v < W.volumes.size(); ++v) {
             VolumeConstraint& vol = W.volumes[v];
-            float C = -vol.target, sum = 0.0f, max_w_grad = 0.0f;
-            for (; tc < tri_chunks_.size() && tri_chunks_[tc].muscle == vol.muscle; ++tc) C += tri_partial_[tc];
+            float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
             for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) {
+                volume3 += vertex_volume_[vc];
                 sum += vertex_partial_[vc];
                 max_w_grad = std::max(max_w_grad, vertex_max_[vc]);
             }
+            const float C = volume3 / 3.0f - vol.target;
             float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
             dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
             W.volume_lambda[v] += dl;
@@ -160,9 +153,13 @@ void ParallelVolume::project(IterationContext& ctx) {
     }
     // 4. Apply.
 #pragma omp for schedule(static)
-    for (int64_t e = 0; e < nv; ++e) {
-        const uint32_t i = surface_[size_t(e)];
-        p[i] += (w[i] * dlambda_[W.particles.muscle[i]]) * grad[i];
+    for (int64_t k = 0; k < nvc; ++k) {
+        const Chunk& ch = vertex_chunks_[size_t(k)];
+        const float dl = dlambda_[ch.muscle];
+        for (uint32_t e = ch.begin; e < ch.end; ++e) {
+            const uint32_t i = surface_[e];
+            p[i] += (w[i] * dl) * grad[i];
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/solver.h"
@@ -56,12 +57,11 @@ private:
     };
     std::vector<uint32_t> surface_;           // every surface particle
     std::vector<uint32_t> vt_offset_;         // per entry of surface_: its (triangle, corner) list
-    std::vector<uint32_t> vt_items_;          // triangle·4 + corner
-    std::vector<Chunk> tri_chunks_, vertex_chunks_;
-    std::vector<float> tri_partial_, vertex_partial_;
+    std::vector<glm::uvec2> vt_corners_;      // the other two corners of each (vertex, triangle), in winding order
+    std::vector<Chunk> vertex_chunks_;
+    std::vector<float> vertex_partial_;       // per vertex chunk: Σ w|∇C|²
+    std::vector<float> vertex_volume_;        // per vertex chunk: Σ (x_i − o)·∇_i (3·6V)
     std::vector<float> dlambda_;              // per muscle, this iteration
-    std::vector<float> wgrad2_;               // per entry of surface_: w|∇C|²
-    std::vector<float> wgrad_;                // per entry of surface_: w|∇C|
     std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
 };
 

@@ -163,7 +163,7 @@ std::string Simulation::restore(const State& s) {
         const BodyState& S = s.bodies[b];
         B.prev = S.prev;
         B.curr = S.curr;
-        B.now = S.now;
+        B.setNow(S.now);
         B.step_motion = S.step_motion;
         B.last_step_motion = S.last_step_motion;
     }
@@ -278,7 +278,7 @@ void Simulation::moveBodies(float frame_fraction) {
         b.last_step_motion = b.step_motion;
         // Exactly the identity for a bone at rest (M·M⁻¹ is not, in floats).
         b.step_motion = next == b.now ? glm::mat4(1.0f) : next * glm::inverse(b.now);
-        b.now = next;
+        b.setNow(next);
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "sim/constraint_coloring.h"
 #include "sim/parallel_passes.h"
+#include "sim/projection_items.h"
 #include "sim/solver.h"
 
 namespace sim {
@@ -43,6 +44,20 @@ std::vector<int> distanceColorsOf(const World* w, const ConstraintColoring& c, i
     return out;
 }
 
+// Projects items [begin, end) of a colouring's flat item list, in order
+// (the kernels inlined: one loop, no call per constraint).
+void projectFlat(IterationContext& ctx, const ConstraintColoring& c, uint32_t begin, uint32_t end) {
+    World& W = ctx.world;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], sc = ctx.coef.scale[fi(Family::Sliding)];
+    for (uint32_t i = begin; i < end; ++i) {
+        const uint32_t item = c.flat_items[i];
+        if (item & kSlidingItem)
+            project::sliding(W, item & ~kSlidingItem, at, sc);
+        else
+            project::distance(W, item);
+    }
+}
+
 // Runs colours [first, last) of a colouring, each in parallel (or on one
 // thread when smaller than the serial threshold).
 void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, int last) {
@@ -50,20 +65,20 @@ void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, in
     const uint32_t serial = uint32_t(ctx.params.serial_color_threshold);
     for (int col = first; col < last; ++col) {
         const uint32_t begin = c.color_offset[size_t(col)], end = c.color_offset[size_t(col) + 1];
-        auto runTask = [&](uint32_t task) {
-            for (uint32_t i = c.task_offset[task]; i < c.task_offset[task + 1]; ++i) projectItemGS(ctx, c.task_items[i]);
-        };
         if (c.color_items[size_t(col)] < serial) {
 #pragma omp single
-            for (uint32_t e = begin; e < end; ++e) runTask(c.color_tasks[e]);
+            projectFlat(ctx, c, c.flat_task_begin[begin], c.flat_task_begin[end]);
         } else {
-            const int64_t n = int64_t(end - begin);
-            // Static halves, not interleaved chunks: a colour's tasks are in
-            // particle order, so each thread writes its own region of p and
-            // cache lines are not bounced between cores (dynamic chunks of 16
-            // made 2 threads slower than 1).
-#pragma omp for schedule(static)
-            for (int64_t e = 0; e < n; ++e) runTask(c.color_tasks[begin + uint32_t(e)]);
+            // Static halves of the colour's tasks, not interleaved chunks: a
+            // colour's tasks are in particle order, so each thread writes its
+            // own region of p and cache lines are not bounced between cores
+            // (dynamic chunks of 16 made 2 threads slower than 1). Which
+            // thread runs a task changes no bit: a colour's tasks share no
+            // particle.
+            const uint64_t n = end - begin, threads = uint64_t(omp_get_num_threads()), t = uint64_t(omp_get_thread_num());
+            const uint32_t t0 = begin + uint32_t(n * t / threads), t1 = begin + uint32_t(n * (t + 1) / threads);
+            projectFlat(ctx, c, c.flat_task_begin[t0], c.flat_task_begin[t1]);
+#pragma omp barrier
         }
     }
 }

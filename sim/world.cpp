@@ -204,12 +204,13 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
     for (const auto& b : scene.bodies) {
         Body body;
         body.name = b.name;
-        body.prev = body.curr = body.now = b.transform;
+        body.prev = body.curr = b.transform;
         body.vertices = b.vertices;
         body.triangles = b.triangles;
         body.capsule_a = b.capsule_a;
         body.capsule_b = b.capsule_b;
         body.capsule_radius = b.capsule_radius;
+        body.setNow(b.transform);
         for (const auto& t : b.triangles)
             if (t.x >= b.vertices.size() || t.y >= b.vertices.size() || t.z >= b.vertices.size())
                 return "body '" + b.name + "': triangle index out of range";

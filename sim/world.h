@@ -62,6 +62,15 @@ struct Body {
     std::vector<glm::uvec3> triangles;
     glm::vec3 capsule_a{0.0f}, capsule_b{0.0f};
     float capsule_radius = 0.0f;
+    // The capsule's ends in the `now` transform: the contact projections ask
+    // for them at every iteration, so they are placed once per substep.
+    glm::vec3 capsule_now_a{0.0f}, capsule_now_b{0.0f};
+    // Sets `now` (and the capsule's placed ends): the one way to move a body.
+    void setNow(const glm::mat4& m) {
+        now = m;
+        capsule_now_a = glm::vec3(m * glm::vec4(capsule_a, 1.0f));
+        capsule_now_b = glm::vec3(m * glm::vec4(capsule_b, 1.0f));
+    }
     // Rigid motion over the current substep (now · now_before⁻¹) and over the
     // substep before it: their difference is the bone's acceleration.
     glm::mat4 step_motion{1.0f}, last_step_motion{1.0f};
