@@ -154,35 +154,55 @@ void ContactSearch::prepare(const World& w) {
 }
 
 void ContactSearch::buildTriangles(const World& w, float search) {
-    tris_.clear();
-    bounds_.clear();
-    for (uint32_t ti = 0; ti < targets_.size(); ++ti) {
+    // Targets in parallel (each writes its own range of tris_ and bounds_,
+    // from its own scratch: the same triangles for any thread count).
+    size_t total = 0, max_vertices = 0, max_tris = 0;
+    for (const Target& T : targets_) {
+        total += T.tris.size();
+        max_vertices = std::max<size_t>(max_vertices, T.vertex_count);
+        max_tris = std::max(max_tris, T.tris.size());
+    }
+    tris_.resize(total);
+    bounds_.resize(total);
+    const size_t threads = size_t(omp_get_max_threads());
+    if (positions_.size() < threads * max_vertices) {
+        positions_.resize(threads * max_vertices);
+        vertex_normals_.resize(threads * max_vertices);
+    }
+    if (face_normals_.size() < threads * max_tris) face_normals_.resize(threads * max_tris);
+    const int64_t nt = int64_t(targets_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t tix = 0; tix < nt; ++tix) {
+        const uint32_t ti = uint32_t(tix);
         Target& T = targets_[ti];
+        glm::vec3* positions = positions_.data() + size_t(omp_get_thread_num()) * max_vertices;
+        glm::vec3* vertex_normals = vertex_normals_.data() + size_t(omp_get_thread_num()) * max_vertices;
+        glm::vec3* face_normals = face_normals_.data() + size_t(omp_get_thread_num()) * max_tris;
         if (T.desc.kind == TargetDesc::Kind::Body) {
             const Body& b = w.bodies[size_t(T.desc.index)];
-            for (uint32_t v = 0; v < T.vertex_count; ++v)
-                positions_[v] = glm::vec3(b.now * glm::vec4(b.vertices[v], 1.0f));
             if (T.capsule()) {
                 const glm::vec3 a = b.capsule_now_a, c = b.capsule_now_b;
                 T.lo = glm::min(a, c) - (b.capsule_radius + boneBand(search));
                 T.hi = glm::max(a, c) + (b.capsule_radius + boneBand(search));
                 continue;
             }
+            for (uint32_t v = 0; v < T.vertex_count; ++v)
+                positions[v] = glm::vec3(b.now * glm::vec4(b.vertices[v], 1.0f));
         } else {
             const auto& p = w.particles.p;
-            for (uint32_t v = 0; v < T.vertex_count; ++v) positions_[v] = p[T.first_particle + v];
+            for (uint32_t v = 0; v < T.vertex_count; ++v) positions[v] = p[T.first_particle + v];
         }
         // Face normals and angle-weighted vertex pseudo-normals.
-        std::fill(vertex_normals_.begin(), vertex_normals_.begin() + T.vertex_count, glm::vec3(0.0f));
+        std::fill(vertex_normals, vertex_normals + T.vertex_count, glm::vec3(0.0f));
         glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
         for (uint32_t k = 0; k < T.tris.size(); ++k) {
             const glm::uvec3 t = T.tris[k];
-            glm::vec3 a = positions_[t.x], b = positions_[t.y], c = positions_[t.z];
+            glm::vec3 a = positions[t.x], b = positions[t.y], c = positions[t.z];
             glm::vec3 n = safeNormalize(glm::cross(b - a, c - a));
-            face_normals_[k] = n;
-            vertex_normals_[t.x] += angleAt(a, b, c) * n;
-            vertex_normals_[t.y] += angleAt(b, c, a) * n;
-            vertex_normals_[t.z] += angleAt(c, a, b) * n;
+            face_normals[k] = n;
+            vertex_normals[t.x] += angleAt(a, b, c) * n;
+            vertex_normals[t.y] += angleAt(b, c, a) * n;
+            vertex_normals[t.z] += angleAt(c, a, b) * n;
             lo = glm::min(lo, glm::min(glm::min(a, b), c));
             hi = glm::max(hi, glm::max(glm::max(a, b), c));
         }
@@ -190,22 +210,21 @@ void ContactSearch::buildTriangles(const World& w, float search) {
         T.hi = hi + search;
         for (uint32_t k = 0; k < T.tris.size(); ++k) {
             const glm::uvec3 t = T.tris[k];
-            Tri tri;
-            tri.a = positions_[t.x];
-            tri.b = positions_[t.y];
-            tri.c = positions_[t.z];
-            tri.normals.face = face_normals_[k];
+            Tri& tri = tris_[T.tri_offset + k];
+            tri.a = positions[t.x];
+            tri.b = positions[t.y];
+            tri.c = positions[t.z];
+            tri.normals.face = face_normals[k];
             for (int e = 0; e < 3; ++e) {
-                tri.normals.vertex[e] = safeNormalize(vertex_normals_[t[e]]);
-                tri.normals.edge[e] = safeNormalize(face_normals_[k] + face_normals_[T.neighbour[k][e]]);
+                tri.normals.vertex[e] = safeNormalize(vertex_normals[t[e]]);
+                tri.normals.edge[e] = safeNormalize(face_normals[k] + face_normals[T.neighbour[k][e]]);
             }
             tri.target = ti;
             tri.v = t;
-            tris_.push_back(tri);
             const glm::vec3 centre = (tri.a + tri.b + tri.c) / 3.0f;
             const float r2 = std::max({glm::dot(tri.a - centre, tri.a - centre), glm::dot(tri.b - centre, tri.b - centre),
                                        glm::dot(tri.c - centre, tri.c - centre)});
-            bounds_.push_back({centre, std::sqrt(r2), tri.normals.face, glm::dot(tri.normals.face, tri.a), ti});
+            bounds_[T.tri_offset + k] = {centre, std::sqrt(r2), tri.normals.face, glm::dot(tri.normals.face, tri.a), ti};
         }
     }
 }
@@ -229,14 +248,18 @@ void ContactSearch::buildGrid(float search) {
     const double max_entries = 64.0 * double(tris_.size()) + 4096.0;
     tri_cells_.resize(tris_.size() * 2);
     for (;;) {
+        // A sum of whole numbers below 2^53: exact in any order.
         double total = 0.0;
-        for (size_t k = 0; k < tris_.size() && total <= max_entries; ++k) {
-            const Tri& t = tris_[k];
+        const int64_t ntris = int64_t(tris_.size());
+#pragma omp parallel for schedule(static) reduction(+ : total)
+        for (int64_t k = 0; k < ntris; ++k) {
+            const Tri& t = tris_[size_t(k)];
             const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, cell_);
             const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, cell_);
-            tri_cells_[2 * k] = c0;
-            tri_cells_[2 * k + 1] = c1;
-            total += (double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0);
+            tri_cells_[2 * size_t(k)] = c0;
+            tri_cells_[2 * size_t(k) + 1] = c1;
+            total += std::min((double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0),
+                              max_entries + 1.0);
         }
         if (total <= max_entries) break;
         if (!(cell_ > 0.0f) || !std::isfinite(cell_ * 2.0f)) {
