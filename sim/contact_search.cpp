@@ -288,7 +288,6 @@ void ContactSearch::buildGrid(float search) {
     }
     entry_bucket_.resize(tri_entry_[nt]);
     entries_.resize(tri_entry_[nt]);
-    entry_target_.resize(tri_entry_[nt]);
     const int chunks = std::max(1, std::min(omp_get_max_threads(), int(nt / 256) + 1));
     chunk_count_.assign(size_t(chunks) * buckets, 0);
 #pragma omp parallel num_threads(chunks)
@@ -327,11 +326,7 @@ void ContactSearch::buildGrid(float search) {
         }
         // Pass 3: stable fill.
         for (size_t k = k0; k < k1; ++k)
-            for (uint32_t e = tri_entry_[k]; e < tri_entry_[k + 1]; ++e) {
-                const uint32_t at = count[entry_bucket_[e]]++;
-                entries_[at] = uint32_t(k);
-                entry_target_[at] = bounds_[k].target;
-            }
+            for (uint32_t e = tri_entry_[k]; e < tri_entry_[k + 1]; ++e) entries_[count[entry_bucket_[e]]++] = uint32_t(k);
     }
 }
 
@@ -340,9 +335,9 @@ void ContactSearch::forCandidates(glm::vec3 p, uint32_t target, float search, F&
     if (tris_.empty()) return;
     const uint32_t b = bucketOf(cellOf(p, cell_), target);
     for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-        if (entry_target_[e] != target) continue;  // a hash collision
         const uint32_t k = entries_[e];
         const TriBound& tb = bounds_[k];
+        if (tb.target != target) continue;  // a hash collision
         const float reach = search + tb.radius;
         const glm::vec3 d = p - tb.centre;
         if (glm::dot(d, d) > reach * reach) continue;
@@ -426,9 +421,9 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
         size_t count = 0;
         const uint32_t b = bucketOf(cell, target);
         for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-            if (entry_target_[e] != target) continue;  // a hash collision
             const uint32_t k = entries_[e];
             const TriBound& tb = bounds_[k];
+            if (tb.target != target) continue;  // a hash collision
             const float reach = search + tb.radius;
             const glm::vec3 d = p - tb.centre;
             const float d2 = glm::dot(d, d);

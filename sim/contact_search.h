@@ -133,7 +133,6 @@ private:
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
-    std::vector<uint32_t> entry_target_;  // parallel to entries_: the triangle's target (skip unwanted ones unread)
     std::vector<glm::ivec3> tri_cells_;  // per triangle: its lowest and highest grid cell
     std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
     std::vector<uint32_t> tri_entry_;     // scratch: first entry of each triangle (prefix of cell counts)
