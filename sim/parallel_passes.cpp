@@ -52,14 +52,6 @@ void parallelContacts(IterationContext& ctx) {
             project::contact(W, k, ctx.coef, ctx.params.contact_radius);
 }
 
-void projectItemGS(IterationContext& ctx, uint32_t item) {
-    if (item & kSlidingItem)
-        project::sliding(ctx.world, item & ~kSlidingItem, ctx.coef.alpha_tilde[fi(Family::Sliding)],
-                         ctx.coef.scale[fi(Family::Sliding)]);
-    else
-        project::distance(ctx.world, item);
-}
-
 // ---------------------------------------------------------------------------
 
 void ParallelVolume::rebuild(const World& w) {

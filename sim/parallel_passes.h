@@ -38,10 +38,6 @@ private:
 void parallelPlanes(IterationContext& ctx);
 void parallelContacts(IterationContext& ctx);
 
-// Runs one item (a distance constraint, or a sliding connection when the top
-// bit is set) Gauss-Seidel style.
-void projectItemGS(IterationContext& ctx, uint32_t item);
-
 // The per-muscle volume constraint as its own phase: gradients gathered per
 // vertex through a vertex → triangle list, C and Σw|∇C|² reduced over
 // fixed-size chunks in a fixed order.
