@@ -2,6 +2,7 @@
 // colouring) and the hybrid of Fratarcangeli et al. Each opens one OpenMP
 // parallel region per substep and runs all its iterations inside it; the
 // passes are in sim/parallel_passes.h.
+#include <algorithm>
 #include <cassert>
 
 #include <omp.h>
@@ -69,15 +70,23 @@ void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, in
 #pragma omp single
             projectFlat(ctx, c, c.flat_task_begin[begin], c.flat_task_begin[end]);
         } else {
-            // Static halves of the colour's tasks, not interleaved chunks: a
-            // colour's tasks are in particle order, so each thread writes its
+            // One contiguous block of tasks per thread, not interleaved chunks:
+            // a colour's tasks are in particle order, so each thread writes its
             // own region of p and cache lines are not bounced between cores
-            // (dynamic chunks of 16 made 2 threads slower than 1). Which
+            // (dynamic chunks of 16 made 2 threads slower than 1). The blocks
+            // hold equal shares of the colour's items (a hub task holds
+            // dozens), cut at the task boundary nearest each share. Which
             // thread runs a task changes no bit: a colour's tasks share no
             // particle.
-            const uint64_t n = end - begin, threads = uint64_t(omp_get_num_threads()), t = uint64_t(omp_get_thread_num());
-            const uint32_t t0 = begin + uint32_t(n * t / threads), t1 = begin + uint32_t(n * (t + 1) / threads);
-            projectFlat(ctx, c, c.flat_task_begin[t0], c.flat_task_begin[t1]);
+            const uint64_t threads = uint64_t(omp_get_num_threads()), t = uint64_t(omp_get_thread_num());
+            const uint32_t* tb = c.flat_task_begin.data();
+            const uint64_t i0 = tb[begin], items = tb[end] - i0;
+            auto cut = [&](uint64_t share) {  // first task boundary at or past item i0 + items·share/threads
+                const uint32_t target = uint32_t(i0 + items * share / threads);
+                return uint32_t(std::lower_bound(tb + begin, tb + end, target) - tb);
+            };
+            const uint32_t t0 = t == 0 ? begin : cut(t), t1 = t + 1 == threads ? end : cut(t + 1);
+            projectFlat(ctx, c, tb[t0], tb[t1]);
 #pragma omp barrier
         }
     }
