@@ -420,25 +420,33 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
         if (!inside(p, targets_[target].lo, targets_[target].hi)) continue;
         size_t count = 0;
         const uint32_t b = bucketOf(cell, target);
+        // Pass 1, without branches (about a third of a bucket passes, so a
+        // branch per test would be mispredicted half the time): every entry
+        // is written, and the count moves on only for those that pass — the
+        // right target (not a hash collision), within search of the bounding
+        // sphere, and within search of the triangle's plane (a lower bound
+        // too: offer would refuse anything beyond the band).
         for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
             const uint32_t k = entries_[e];
             const TriBound& tb = bounds_[k];
-            if (tb.target != target) continue;  // a hash collision
             const float reach = search + tb.radius;
             const glm::vec3 d = p - tb.centre;
             const float d2 = glm::dot(d, d);
-            if (d2 > reach * reach) continue;
-            // The distance to the triangle's plane is a lower bound too
-            // (beyond the band: offer would refuse it).
             const float plane = std::fabs(glm::dot(p, tb.normal) - tb.offset);
-            if (plane > search + 1e-6f) continue;
-            // The triangle lies in its plane within the disc of the bounding
-            // radius around its centroid: p is at least as far as from that
-            // disc (plane distance and in-plane distance past the rim).
-            const float rim = std::max(0.0f, std::sqrt(std::max(0.0f, d2 - plane * plane)) - tb.radius);
-            cand[count++] = {k, std::sqrt(plane * plane + rim * rim)};
+            const bool pass = (tb.target == target) & (d2 <= reach * reach) & (plane <= search + 1e-6f);
+            cand[count] = {k, d2, plane};
+            count += size_t(pass);
         }
         if (count == 0) continue;
+        // Pass 2: the lower bound of each survivor. The triangle lies in its
+        // plane within the disc of the bounding radius around its centroid:
+        // p is at least as far as from that disc (plane distance and in-plane
+        // distance past the rim).
+        for (size_t c = 0; c < count; ++c) {
+            const float d2 = cand[c].lower, plane = cand[c].plane;
+            const float rim = std::max(0.0f, std::sqrt(std::max(0.0f, d2 - plane * plane)) - bounds_[cand[c].k].radius);
+            cand[c].lower = std::sqrt(plane * plane + rim * rim);
+        }
         // The distance alone while choosing (closestOnTriangle's point and
         // length, so the same comparisons); the normal for the chosen one.
         float best_distance = std::numeric_limits<float>::infinity();
@@ -483,7 +491,10 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.particles.size());
     const float bone_band = boneBand(search);
-#pragma omp parallel for schedule(static)
+    // Dynamic chunks: a packed muscle's vertices cost several times a free
+    // one's, so equal halves of the particle range are not equal work (each
+    // particle writes only its own slots: the same result in any order).
+#pragma omp parallel for schedule(dynamic, 64)
     for (int64_t i = 0; i < n; ++i) {
         Slot* s = &slots_[size_t(i) * kSlots];
         for (int k = 0; k < kSlots; ++k) s[k].valid = 0;

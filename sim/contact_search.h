@@ -104,7 +104,8 @@ private:
     // A triangle that passed the cheap tests of gatherTriangles' first pass.
     struct Candidate {
         uint32_t k;   // tris_ index
-        float lower;  // a lower bound of the distance to it (sphere or plane)
+        float lower;  // a lower bound of the distance to it (first the squared distance to the centroid)
+        float plane;  // the distance to the triangle's plane
     };
     void gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& targets, float search, float bone_band, Choice& ch,
                          Candidate* scratch) const;
