@@ -552,7 +552,7 @@ void ContactSearch::compact(World& w) {
     w.contact_lambda.assign(w.contacts.size(), 0.0f);
 }
 
-void ContactSearch::updateSliding(World& w) {
+void ContactSearch::updateSliding(World& w, float reach) {
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.sliding.size());
     sliding_anchors_.resize(w.sliding.size());
@@ -572,6 +572,15 @@ void ContactSearch::updateSliding(World& w) {
                 ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
                 if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
             });
+            // The grid holds every triangle within the band of p, so what it
+            // found is the closest; beyond the band, all of the target's
+            // triangles are read (in triangle order, as the grid would).
+            if (!best.valid && reach > search_)
+                for (uint32_t k = T.tri_offset; k < T.tri_offset + uint32_t(T.tris.size()); ++k) {
+                    const Tri& t = tris_[k];
+                    ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
+                    if (c.valid && c.distance <= reach && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
+                }
         }
         if (best.valid) {
             s.q = best.point;

@@ -32,8 +32,10 @@ public:
     // and at any depth; projected only while C < 0) and, for a muscle target,
     // above −muscle_depth.
     void findContacts(World& w, float search, float muscle_depth);
-    // Moves each sliding connection's q to the closest target point near p.
-    void updateSliding(World& w);
+    // Moves each sliding connection's q to the closest target point within
+    // `reach` of p (a connection holds its vertex up to the scene's sliding
+    // radius away, which may be more than the contact band).
+    void updateSliding(World& w, float reach);
     // Between two searches (docs/model.md §3.6 "Search once per frame"): keeps
     // the contact list and the sliding connections' triangles, and moves each
     // plane (q, n) with the triangle it was found on — a bone mesh rigidly

@@ -20,7 +20,7 @@
 
 namespace {
 
-constexpr float kSearch = 0.01f;       // the defaults of Simulation (max(4r, 1 cm))
+constexpr float kSearch = 0.01f;       // Simulation's wide band (max(4r, 1 cm), a search kept over substeps)
 constexpr float kMuscleDepth = 0.004f;  // max(2r, 2 mm)
 
 sim::MuscleDesc ovalMuscle(const std::string& name, glm::vec3 centre, glm::vec3 axis, float half, float radius) {
@@ -153,6 +153,37 @@ TEST(ContactSearch, TheSameContactsForAnyThreadCount) {
             EXPECT_EQ(0, std::memcmp(&one[k].q, &c.q, sizeof c.q)) << "contact " << k;
             EXPECT_EQ(0, std::memcmp(&one[k].n, &c.n, sizeof c.n)) << "contact " << k;
         }
+    }
+}
+
+// A search at every substep uses the narrow band (max(2.5r, 5 mm)), but a
+// sliding connection may hold its vertex up to the scene's sliding radius
+// (1 cm by default) from its surface: its q must still be the closest point
+// on the target, not the stale point of the last time it was near.
+TEST(ContactSearch, SlidingConnectionsFindTheirSurfaceBeyondTheNarrowBand) {
+    constexpr float kNarrow = 0.005f, kReach = 0.01f;
+    sim::World w = jitteredWorld();
+    const sim::TargetDesc target{sim::TargetDesc::Kind::Muscle, 1};
+    const sim::Muscle& a = w.muscles[0];
+    size_t beyond = 0, within = 0;
+    for (uint32_t i = a.first; i < a.first + a.surface_count; ++i) {
+        if (w.particles.w[i] == 0.0f) continue;
+        const float d = sim::closestPointOnTarget(w, target, w.particles.p[i], false).distance;
+        if (d > kReach) continue;
+        (d > kNarrow ? beyond : within)++;
+        w.sliding.push_back({i, target, d, glm::vec3(1.0f), glm::vec3(0.0f, 1.0f, 0.0f)});
+    }
+    ASSERT_GT(beyond, 20u) << "the scene must hold connections beyond the narrow band";
+    ASSERT_GT(within, 5u);
+    sim::ContactSearch search;
+    search.prepare(w);
+    search.findContacts(w, kNarrow, kMuscleDepth);
+    search.updateSliding(w, kReach);
+    for (const sim::SlidingConnection& s : w.sliding) {
+        const sim::ClosestPoint brute = sim::closestPointOnTarget(w, target, w.particles.p[s.particle], false);
+        EXPECT_LT(glm::length(brute.point - s.q), 1e-6f)
+            << "particle " << s.particle << " " << brute.distance << " m from its surface";
+        EXPECT_GT(glm::dot(brute.normal, s.n), 0.999f) << "particle " << s.particle;
     }
 }
 
