@@ -568,19 +568,16 @@ void ContactSearch::updateSliding(World& w, float reach) {
         if (T.capsule()) {
             best = closestOnBodyCapsule(p, w.bodies[size_t(T.desc.index)]);
         } else {
-            forCandidates(p, uint32_t(ti), search_, [&](const Tri& t) {
+            auto consider = [&](const Tri& t, float within) {
                 ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
-                if (c.valid && c.distance <= search_ && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
-            });
+                if (c.valid && c.distance <= within && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
+            };
+            forCandidates(p, uint32_t(ti), search_, [&](const Tri& t) { consider(t, search_); });
             // The grid holds every triangle within the band of p, so what it
             // found is the closest; beyond the band, all of the target's
             // triangles are read (in triangle order, as the grid would).
             if (!best.valid && reach > search_)
-                for (uint32_t k = T.tri_offset; k < T.tri_offset + uint32_t(T.tris.size()); ++k) {
-                    const Tri& t = tris_[k];
-                    ClosestPoint c = closestOnTriangle(p, t.a, t.b, t.c, &t.normals);
-                    if (c.valid && c.distance <= reach && (!best.valid || c.distance < best.distance)) best = c, best_tri = &t;
-                }
+                for (uint32_t k = T.tri_offset; k < T.tri_offset + uint32_t(T.tris.size()); ++k) consider(tris_[k], reach);
         }
         if (best.valid) {
             s.q = best.point;

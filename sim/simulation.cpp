@@ -323,16 +323,15 @@ void Simulation::runFrame(FailureSite* check) {
         solver = checker.get();
     }
     // Contacts are searched within a band around each target (docs/model.md
-    // §3.5): wide enough for what a vertex can still move towards a target
+    // §3.6): wide enough for what a vertex can still move towards a target
     // after the search. A search at every substep sees the predicted
     // positions, so only the solver's corrections are left to cover; a
     // search kept over several substeps must also cover the substeps after it.
+    // A sliding connection finds its surface as far as the wide band in either case.
+    const float wide_band = std::max(4.0f * params_.contact_radius, 0.01f);
     const bool search_each_substep = substeps == 1 || params_.search_every == 1;
-    const float search = search_each_substep ? std::max(2.5f * params_.contact_radius, 0.005f)
-                                             : std::max(4.0f * params_.contact_radius, 0.01f);
+    const float search = search_each_substep ? std::max(2.5f * params_.contact_radius, 0.005f) : wide_band;
     const float muscle_depth = std::max(2.0f * params_.contact_radius, 0.002f);
-    // A sliding connection finds its surface at least as far as the wide band.
-    const float sliding_reach = std::max(4.0f * params_.contact_radius, 0.01f);
     if (record_convergence_) convergence_.clear();
     for (int s = 0; s < substeps; ++s) {
         moveBodies(float(s + 1) / float(substeps));
@@ -350,7 +349,7 @@ void Simulation::runFrame(FailureSite* check) {
             const bool full = params_.search_every > 0 ? s % params_.search_every == 0 : s == 0;
             if (full) {
                 contact_search_.findContacts(world_, search, muscle_depth);
-                contact_search_.updateSliding(world_, sliding_reach);
+                contact_search_.updateSliding(world_, wide_band);
             } else {
                 contact_search_.refresh(world_);
             }
