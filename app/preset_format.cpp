@@ -159,6 +159,10 @@ std::string parseObject(const json& j, PresetData& d) {
             if (!v.is_object()) return "params must be an object";
             for (auto p = v.begin(); p != v.end(); ++p) {
                 const std::string key = "params." + p.key();
+                // Written by versions that ran small colours on one thread;
+                // colours now run muscle by muscle (docs/model.md §6), so the
+                // setting has no meaning and an old preset still loads.
+                if (p.key() == "serial-threshold") continue;
                 const sim::NumericParam* np = sim::findNumericParam(p.key());
                 if (!np) return key + ": unknown solver parameter";
                 double x = 0.0;

@@ -191,12 +191,30 @@ ConstraintColoring colorConstraints(const World& w, int hub_degree) {
     std::vector<uint32_t> cur(out.color_offset.begin(), out.color_offset.end() - 1);
     for (uint32_t k = 0; k < nt; ++k) out.color_tasks[cur[size_t(position[size_t(col.color[k])])]++] = k;
     for (int r = 0; r < col.count; ++r) out.color_items.push_back(uint32_t(items[size_t(rank[size_t(r)])]));
-    out.flat_task_begin.assign(1, 0);
-    for (uint32_t task : out.color_tasks) {
-        for (uint32_t i = out.task_offset[task]; i < out.task_offset[task + 1]; ++i) out.flat_items.push_back(out.task_items[i]);
-        out.flat_task_begin.push_back(uint32_t(out.flat_items.size()));
-    }
     return out;
+}
+
+uint32_t muscleOfItem(const World& w, uint32_t item) {
+    return item & kSlidingItem ? w.particles.muscle[w.sliding[item & ~kSlidingItem].particle] : w.distances.muscle[item];
+}
+
+MuscleSweep sweepByMuscle(const World& w, const ConstraintColoring& c, int colors) {
+    const size_t nm = w.muscles.size();
+    const int last = std::clamp(colors, 0, c.colorCount());
+    auto forItems = [&](auto&& f) {
+        for (uint32_t e = 0; e < c.color_offset[size_t(last)]; ++e) {
+            const uint32_t task = c.color_tasks[e];
+            for (uint32_t i = c.task_offset[task]; i < c.task_offset[task + 1]; ++i) f(c.task_items[i]);
+        }
+    };
+    MuscleSweep s;
+    s.offset.assign(nm + 1, 0);
+    forItems([&](uint32_t item) { ++s.offset[muscleOfItem(w, item) + 1]; });
+    for (size_t m = 0; m < nm; ++m) s.offset[m + 1] += s.offset[m];
+    s.items.resize(s.offset[nm]);
+    std::vector<uint32_t> cur(s.offset.begin(), s.offset.end() - 1);
+    forItems([&](uint32_t item) { s.items[cur[muscleOfItem(w, item)]++] = item; });
+    return s;
 }
 
 std::string verifyColoring(const World& w, const ConstraintColoring& c) {

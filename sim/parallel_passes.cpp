@@ -1,6 +1,7 @@
 #include "sim/parallel_passes.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include <omp.h>
 
@@ -157,8 +158,24 @@ void ParallelVolume::project(IterationContext& ctx) {
 
 // ---------------------------------------------------------------------------
 
+std::vector<uint32_t> musclesByWork(const World& w) {
+    std::vector<uint32_t> work(w.muscles.size(), 0);
+    for (size_t k = 0; k < w.distances.size(); ++k) ++work[w.distances.muscle[k]];
+    for (const SlidingConnection& s : w.sliding) ++work[w.particles.muscle[s.particle]];
+    std::vector<uint32_t> order(w.muscles.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
+    return order;
+}
+
 void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
+    const size_t nm = w.muscles.size();
+    std::stable_sort(items.begin(), items.end(),
+                     [&](uint32_t a, uint32_t b) { return muscleOfItem(w, a) < muscleOfItem(w, b); });
     items_ = std::move(items);
+    item_begin_.assign(nm + 1, 0);
+    for (uint32_t item : items_) ++item_begin_[muscleOfItem(w, item) + 1];
+    for (size_t m = 0; m < nm; ++m) item_begin_[m + 1] += item_begin_[m];
     slots_.assign(items_.size() * 2, glm::vec3(0.0f));
     const size_t np = w.particles.size();
     std::vector<uint32_t> count(np + 1, 0);
@@ -192,27 +209,29 @@ void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
     particles_.clear();
     offset_.assign(1, 0);
     slot_index_.clear();
+    particle_begin_.assign(nm + 1, 0);
     for (uint32_t p = 0; p < np; ++p) {
         if (count[p + 1] == count[p] || w.particles.w[p] == 0.0f) continue;
         particles_.push_back(p);
+        ++particle_begin_[w.particles.muscle[p] + 1];
         slot_index_.insert(slot_index_.end(), all_slots.begin() + count[p], all_slots.begin() + count[p + 1]);
         offset_.push_back(uint32_t(slot_index_.size()));
     }
+    // A muscle's particles are one contiguous index range, so its entries
+    // of particles_ are too.
+    for (size_t m = 0; m < nm; ++m) particle_begin_[m + 1] += particle_begin_[m];
 }
 
-void JacobiPass::compute(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Distance);
+void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
     World& W = ctx.world;
-    const auto& p = W.particles.p;
+    auto& p = W.particles.p;
     const auto& w = W.particles.w;
     DistanceSet& D = W.distances;
     const float omega = ctx.params.omega;
     const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
-    const int64_t n = int64_t(items_.size());
-#pragma omp for schedule(static)
-    for (int64_t q = 0; q < n; ++q) {
-        const uint32_t item = items_[size_t(q)];
-        const float relax = omega * item_inv_n_[size_t(q)];
+    for (uint32_t q = item_begin_[muscle]; q < item_begin_[muscle + 1]; ++q) {
+        const uint32_t item = items_[q];
+        const float relax = omega * item_inv_n_[q];
         glm::vec3 dir;
         if (item & kSlidingItem) {
             const uint32_t k = item & ~kSlidingItem;
@@ -220,27 +239,20 @@ void JacobiPass::compute(IterationContext& ctx) {
             float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
                                               W.sliding_lambda[k]);
             W.sliding_lambda[k] += dl;
-            slots_[size_t(2 * q)] = (w[c.particle] * dl) * c.n;
+            slots_[2 * size_t(q)] = (w[c.particle] * dl) * c.n;
         } else {
             const DistanceConstraint& c = D.c[item];
             float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
                                              D.lambda[item], dir);
             D.lambda[item] += dl;
-            slots_[size_t(2 * q)] = (w[c.i] * dl) * dir;
-            slots_[size_t(2 * q + 1)] = (-w[c.j] * dl) * dir;
+            slots_[2 * size_t(q)] = (w[c.i] * dl) * dir;
+            slots_[2 * size_t(q) + 1] = (-w[c.j] * dl) * dir;
         }
     }
-}
-
-void JacobiPass::gather(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Gather);
-    auto& p = ctx.world.particles.p;
-    const int64_t n = int64_t(particles_.size());
-#pragma omp for schedule(static)
-    for (int64_t e = 0; e < n; ++e) {
+    for (uint32_t e = particle_begin_[muscle]; e < particle_begin_[muscle + 1]; ++e) {
         glm::vec3 sum(0.0f);
-        for (uint32_t k = offset_[size_t(e)]; k < offset_[size_t(e) + 1]; ++k) sum += slots_[slot_index_[k]];
-        p[particles_[size_t(e)]] += sum;
+        for (uint32_t k = offset_[e]; k < offset_[e + 1]; ++k) sum += slots_[slot_index_[k]];
+        p[particles_[e]] += sum;
     }
 }
 

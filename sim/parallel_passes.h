@@ -61,10 +61,30 @@ private:
     std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
 };
 
+// The distance phase of every parallel mode runs muscle by muscle:
+// distance constraints and sliding connections touch one muscle's particles
+// only, so muscles are independent and each one's work (its colours in
+// order, its Jacobi items then their averaging) runs on one thread, the
+// muscles shared out dynamically, largest first — one barrier per iteration
+// for the whole phase, and the same bits whichever thread runs a muscle.
+// `order`: muscles by their count of items, most first (musclesByWork).
+std::vector<uint32_t> musclesByWork(const World& w);
+template <typename F>
+void forEachMuscle(IterationContext& ctx, const std::vector<uint32_t>& order, F&& f) {
+    MasterPhase timer(ctx.timers, Phase::Distance);
+    const int64_t n = int64_t(order.size());
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t r = 0; r < n; ++r) f(order[size_t(r)]);
+}
+
 // The Jacobi half of SMT-J and of the hybrid (the thesis' Algorithm 8, docs/model.md §6): every item
 // computes its correction from the same positions into its own slots, then
 // each particle adds its slots in a fixed (CSR) order — exact floats, no
-// atomics, the same bits for any thread count.
+// atomics, the same bits for any thread count. Items are kept muscle by
+// muscle (stable, so each particle's slots keep their order); run(m) does
+// muscle m's items, then its particles' sums: other muscles' items neither
+// read nor write its particles, so this is the global pass, one muscle at a
+// time.
 //
 // Averaging, our choice: the thesis averages per particle, p_i += (ω/n_i)·ΣΔp,
 // while λ accumulates the full Δλ. Under XPBD that breaks the link between
@@ -78,15 +98,18 @@ class JacobiPass {
 public:
     // `items`: distance indices, or sliding indices with the top bit set.
     void rebuild(const World& w, std::vector<uint32_t> items);
-    void compute(IterationContext& ctx);
-    void gather(IterationContext& ctx);
+    // Muscle m's items from the current positions, then its particles' sums
+    // (no OpenMP construct: called from forEachMuscle).
+    void run(IterationContext& ctx, uint32_t muscle);
     size_t size() const { return items_.size(); }
 
 private:
     std::vector<uint32_t> items_;
+    std::vector<uint32_t> item_begin_;   // per muscle: its items, + end
     std::vector<float> item_inv_n_;      // 1 / max n_i over the item's particles
     std::vector<glm::vec3> slots_;       // two per item (i, j)
-    std::vector<uint32_t> particles_;    // particles that receive corrections
+    std::vector<uint32_t> particles_;    // particles that receive corrections, in particle order
+    std::vector<uint32_t> particle_begin_;  // per muscle: its entries of particles_, + end
     std::vector<uint32_t> offset_;       // per entry of particles_: its slots
     std::vector<uint32_t> slot_index_;
 };

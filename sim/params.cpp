@@ -78,8 +78,8 @@ FamilyStiffness FamilyStiffness::pbdDefaults() {
     return s;
 }
 
-const std::array<NumericParam, 13>& numericParams() {
-    static const std::array<NumericParam, 13> table = {{
+const std::array<NumericParam, 12>& numericParams() {
+    static const std::array<NumericParam, 12> table = {{
         {"iterations", "solver", "constraint iterations per substep", 1, 1000, true,
          [](const SolverParams& p) { return double(p.iterations); },
          [](SolverParams& p, double v) { p.iterations = int(v); }},
@@ -113,9 +113,6 @@ const std::array<NumericParam, 13>& numericParams() {
         {"hybrid-groups", "solver", "hybrid: colour groups k (k-1 colours + Jacobi overflow)", 2, 256,
          true, [](const SolverParams& p) { return double(p.hybrid_groups); },
          [](SolverParams& p, double v) { p.hybrid_groups = int(v); }},
-        {"serial-threshold", "solver", "colours smaller than this run serially", 0, 1000000, true,
-         [](const SolverParams& p) { return double(p.serial_color_threshold); },
-         [](SolverParams& p, double v) { p.serial_color_threshold = int(v); }},
         {"search-every", "contacts", "substeps between full contact searches (0 = once per frame, 1 = every substep)", 0, 100,
          true, [](const SolverParams& p) { return double(p.search_every); },
          [](SolverParams& p, double v) { p.search_every = int(v); }},

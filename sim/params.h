@@ -73,7 +73,6 @@ struct SolverParams {
     float activation_tau = 0.03f;  // s, first-order activation filter
     float contact_radius = 0.002f; // m, r in C = (p − q)·n − r ≥ 0
     int hybrid_groups = 8;         // k colour groups in the hybrid solver
-    int serial_color_threshold = 64;  // colours smaller than this run serially
     // Substeps between two full contact searches (docs/model.md §3.6): 0 =
     // once per frame, at its first substep; 1 = every substep. In between, the
     // contacts found are kept and their planes move with their triangles.
@@ -102,7 +101,7 @@ struct NumericParam {
     double (*get)(const SolverParams&);
     void (*set)(SolverParams&, double);
 };
-const std::array<NumericParam, 13>& numericParams();
+const std::array<NumericParam, 12>& numericParams();
 const NumericParam* findNumericParam(std::string_view name);
 
 // Validates a whole parameter set; returns an error message or empty.

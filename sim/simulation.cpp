@@ -90,8 +90,7 @@ std::string Simulation::setParams(const SolverParams& p) {
         params_ = p;
         solver_->rebuild(world_, params_);
     } else {
-        bool rebuild = p.hybrid_groups != params_.hybrid_groups ||
-                       p.serial_color_threshold != params_.serial_color_threshold;
+        bool rebuild = p.hybrid_groups != params_.hybrid_groups;
         params_ = p;
         if (rebuild) solver_->rebuild(world_, params_);
     }

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cassert>
 
-#include <omp.h>
-
 #include "sim/constraint_coloring.h"
 #include "sim/parallel_passes.h"
 #include "sim/projection_items.h"
@@ -45,50 +43,17 @@ std::vector<int> distanceColorsOf(const World* w, const ConstraintColoring& c, i
     return out;
 }
 
-// Projects items [begin, end) of a colouring's flat item list, in order
+// Muscle m's share of a colour sweep (sim/constraint_coloring.h), in order
 // (the kernels inlined: one loop, no call per constraint).
-void projectFlat(IterationContext& ctx, const ConstraintColoring& c, uint32_t begin, uint32_t end) {
+void sweepMuscle(IterationContext& ctx, const MuscleSweep& sweep, uint32_t m) {
     World& W = ctx.world;
     const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], sc = ctx.coef.scale[fi(Family::Sliding)];
-    for (uint32_t i = begin; i < end; ++i) {
-        const uint32_t item = c.flat_items[i];
+    for (uint32_t i = sweep.offset[m]; i < sweep.offset[m + 1]; ++i) {
+        const uint32_t item = sweep.items[i];
         if (item & kSlidingItem)
             project::sliding(W, item & ~kSlidingItem, at, sc);
         else
             project::distance(W, item);
-    }
-}
-
-// Runs colours [first, last) of a colouring, each in parallel (or on one
-// thread when smaller than the serial threshold).
-void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, int last) {
-    MasterPhase timer(ctx.timers, Phase::Distance);
-    const uint32_t serial = uint32_t(ctx.params.serial_color_threshold);
-    for (int col = first; col < last; ++col) {
-        const uint32_t begin = c.color_offset[size_t(col)], end = c.color_offset[size_t(col) + 1];
-        if (c.color_items[size_t(col)] < serial) {
-#pragma omp single
-            projectFlat(ctx, c, c.flat_task_begin[begin], c.flat_task_begin[end]);
-        } else {
-            // One contiguous block of tasks per thread, not interleaved chunks:
-            // a colour's tasks are in particle order, so each thread writes its
-            // own region of p and cache lines are not bounced between cores
-            // (dynamic chunks of 16 made 2 threads slower than 1). The blocks
-            // hold equal shares of the colour's items (a hub task holds
-            // dozens), cut at the task boundary nearest each share. Which
-            // thread runs a task changes no bit: a colour's tasks share no
-            // particle.
-            const uint64_t threads = uint64_t(omp_get_num_threads()), t = uint64_t(omp_get_thread_num());
-            const uint32_t* tb = c.flat_task_begin.data();
-            const uint64_t i0 = tb[begin], items = tb[end] - i0;
-            auto cut = [&](uint64_t share) {  // first task boundary at or past item i0 + items·share/threads
-                const uint32_t target = uint32_t(i0 + items * share / threads);
-                return uint32_t(std::lower_bound(tb + begin, tb + end, target) - tb);
-            };
-            const uint32_t t0 = t == 0 ? begin : cut(t), t1 = t + 1 == threads ? end : cut(t + 1);
-            projectFlat(ctx, c, tb[t0], tb[t1]);
-#pragma omp barrier
-        }
     }
 }
 
@@ -105,13 +70,13 @@ public:
     void rebuild(const World& w, const SolverParams&) override {
         volume_.rebuild(w);
         jacobi_.rebuild(w, allItems(w));
+        order_ = musclesByWork(w);
     }
     void solve(IterationContext& ctx, int iterations) override {
 #pragma omp parallel
         for (int it = 0; it < iterations; ++it) {
             // Averaged constraints from one snapshot, then the gather.
-            jacobi_.compute(ctx);
-            jacobi_.gather(ctx);
+            forEachMuscle(ctx, order_, [&](uint32_t m) { jacobi_.run(ctx, m); });
             // The "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
             // runs them first; after the average, the iteration ends with the
             // volume kept and nothing inside a plane or a target).
@@ -122,6 +87,7 @@ public:
 private:
     ParallelVolume volume_;
     JacobiPass jacobi_;
+    std::vector<uint32_t> order_;
 };
 
 class ColoringSolver final : public Solver {
@@ -130,13 +96,15 @@ public:
     void rebuild(const World& w, const SolverParams&) override {
         coloring_ = colorConstraints(w);
         assert(verifyColoring(w, coloring_).empty());  // checked in debug builds and in the tests
+        sweep_ = sweepByMuscle(w, coloring_, coloring_.colorCount());
+        order_ = musclesByWork(w);
         volume_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
 #pragma omp parallel
         for (int it = 0; it < iterations; ++it) {
-            runColors(ctx, coloring_, 0, coloring_.colorCount());
+            forEachMuscle(ctx, order_, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
             finishIteration(ctx, volume_);
         }
     }
@@ -149,6 +117,8 @@ public:
 
 private:
     ConstraintColoring coloring_;
+    MuscleSweep sweep_;
+    std::vector<uint32_t> order_;
     ParallelVolume volume_;
     const World* world_ = nullptr;
 };
@@ -169,18 +139,19 @@ public:
                     overflow.push_back(coloring_.task_items[i]);
             }
         jacobi_.rebuild(w, std::move(overflow));
+        sweep_ = sweepByMuscle(w, coloring_, colored_);
+        order_ = musclesByWork(w);
         volume_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
-        const bool has_overflow = jacobi_.size() > 0;
 #pragma omp parallel
         for (int it = 0; it < iterations; ++it) {
-            runColors(ctx, coloring_, 0, colored_);
-            if (has_overflow) {
-                jacobi_.compute(ctx);
-                jacobi_.gather(ctx);
-            }
+            // A muscle's first k − 1 colours, then its overflow averaged.
+            forEachMuscle(ctx, order_, [&](uint32_t m) {
+                sweepMuscle(ctx, sweep_, m);
+                jacobi_.run(ctx, m);
+            });
             finishIteration(ctx, volume_);
         }
     }
@@ -196,6 +167,8 @@ public:
 private:
     ConstraintColoring coloring_;
     int colored_ = 0;
+    MuscleSweep sweep_;
+    std::vector<uint32_t> order_;
     JacobiPass jacobi_;
     ParallelVolume volume_;
     const World* world_ = nullptr;

@@ -5,7 +5,7 @@ namespace sim {
 namespace {
 constexpr std::array<std::string_view, kPhaseCount> kNames = {
     "predict", "targets", "contacts", "fiber", "structure", "distance", "volume",
-    "attachment", "plane", "contact", "sliding", "gather", "update"};
+    "attachment", "plane", "contact", "sliding", "update"};
 }
 
 std::string_view phaseName(Phase p) { return kNames[static_cast<int>(p)]; }

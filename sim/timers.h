@@ -15,20 +15,19 @@ enum class Phase : int {
     Contacts,      // contact search and sliding re-projection
     Fiber,         // surface fibre distance constraints (SST)
     Structure,     // spokes and medulla (SST)
-    Distance,      // fibre + structure + sliding together (parallel modes)
+    Distance,      // fibre + structure + sliding together (parallel modes; Jacobi's averaging included)
     Volume,        // volume with overpressure
     Attachment,    // hard attachments
     Plane,         // static planes
     Contact,       // contact projection
     Sliding,       // sliding connections (SST)
-    Gather,        // Jacobi: averaging the per-constraint corrections
     Update,        // velocity update, x ← p
     Count
 };
 constexpr int kPhaseCount = static_cast<int>(Phase::Count);
 std::string_view phaseName(Phase p);
 // Phases that make up "project" in reports.
-constexpr bool isProjectPhase(Phase p) { return p >= Phase::Fiber && p <= Phase::Gather; }
+constexpr bool isProjectPhase(Phase p) { return p >= Phase::Fiber && p <= Phase::Sliding; }
 
 struct PhaseTimers {
     std::array<double, kPhaseCount> last_frame_ms{};  // the most recent frame

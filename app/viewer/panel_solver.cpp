@@ -15,7 +15,7 @@ void numericSlider(PanelContext& c, const sim::NumericParam& np) {
     double v = np.get(p);
     bool changed = false;
     // Room for the longest parameter name after the slider (the panel is narrow).
-    const float label_w = ImGui::CalcTextSize("serial-threshold").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float label_w = ImGui::CalcTextSize("contact-radius").x + ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w));
     if (np.integer) {
         int iv = int(v);

@@ -100,6 +100,17 @@ TEST(PresetFormat, WrongTypesNameTheKeyPath) {
     expectError(R"({"params": []})", "params must be an object");
     expectError(R"({"params": {"iterations": "10"}})", "params.iterations must be a number");
     expectError(R"({"params": {"bogus": 1}})", "params.bogus: unknown solver parameter");
+}
+
+// Presets saved before colours ran muscle by muscle carry "serial-threshold"
+// (colours smaller than it ran on one thread): they still load, the other
+// parameters with them, and the key sets nothing.
+TEST(PresetFormat, OldPresetsWithTheSerialThresholdStillLoad) {
+    PresetData d;
+    ASSERT_EQ(parse(R"({"params": {"iterations": 12, "serial-threshold": 64.0, "omega": 1.2}})", &d), "");
+    ASSERT_EQ(d.params.size(), 2u);
+    EXPECT_EQ(std::string(d.params[0].first->name), "iterations");
+    EXPECT_EQ(std::string(d.params[1].first->name), "omega");
     expectError(R"({"stiffness": 1})", "stiffness must be an object");
     expectError(R"({"stiffness": {"xpbd": [1]}})", "stiffness.xpbd must be an object");
     expectError(R"({"stiffness": {"xpbd": {"fiber": true}}})", "stiffness.xpbd.fiber must be a number or \"inf\"");

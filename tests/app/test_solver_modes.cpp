@@ -10,6 +10,7 @@
 #include "app/scene_driver.h"
 #include "engine/builtin_scenes.h"
 #include "sim/constraint_coloring.h"
+#include "sim/projection_items.h"
 
 namespace {
 
@@ -131,6 +132,56 @@ TEST(SolverModes, ColoringIsValidOnEveryBuiltinScene) {
             largest = std::max<size_t>(largest, s);
         }
         EXPECT_LE(largest * size_t(c.colorCount()), 3 * total) << name;
+    }
+}
+
+// The parallel modes run a colouring muscle by muscle (sim/constraint_coloring.h
+// MuscleSweep): every item once, in its muscle's list, and projecting the
+// muscles' lists one after the other — in any muscle order — moves every
+// particle exactly as projecting the colours one after the other does.
+// On T5 (17 muscles, sliding connections) from positions pulled off rest so
+// every constraint acts; a sweep that put an item in another muscle's list,
+// or out of colour order, changes bits.
+TEST(SolverModes, MuscleByMuscleSweepGivesTheBitsOfTheColourSweep) {
+    app::SceneDriver d;
+    ASSERT_EQ(d.load(std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/t5-arm-flexion.glb"), "");
+    for (int f = 0; f < 3; ++f) ASSERT_TRUE(d.step().ok);  // contacts, sliding planes and rests of a running scene
+    const sim::World& w0 = d.sim().world();
+    ASSERT_GT(w0.muscles.size(), 10u);
+    ASSERT_GT(w0.sliding.size(), 0u);
+    const sim::ConstraintColoring c = sim::colorConstraints(w0);
+    for (int colors : {c.colorCount(), 5}) {
+        const sim::MuscleSweep sweep = sim::sweepByMuscle(w0, c, colors);
+        // Every item of the first `colors` colours once, in its own muscle's list.
+        size_t expected = 0;
+        for (int col = 0; col < colors; ++col) expected += c.color_items[size_t(col)];
+        ASSERT_EQ(sweep.items.size(), expected);
+        for (size_t m = 0; m < w0.muscles.size(); ++m)
+            for (uint32_t i = sweep.offset[m]; i < sweep.offset[m + 1]; ++i)
+                ASSERT_EQ(sim::muscleOfItem(w0, sweep.items[i]), m);
+
+        sim::World colour_order = w0, muscle_order = w0;
+        for (size_t i = 0; i < w0.particles.size(); ++i) {
+            const glm::vec3 pull(std::sin(float(i)), std::cos(float(3 * i)), std::sin(float(7 * i)));
+            colour_order.particles.p[i] += 0.004f * pull;
+        }
+        muscle_order.particles.p = colour_order.particles.p;
+        auto project = [](sim::World& w, uint32_t item) {
+            if (item & sim::kSlidingItem)
+                sim::project::sliding(w, item & ~sim::kSlidingItem, 0.0f, 1.0f);
+            else
+                sim::project::distance(w, item);
+        };
+        for (int col = 0; col < colors; ++col)
+            for (uint32_t e = c.color_offset[size_t(col)]; e < c.color_offset[size_t(col) + 1]; ++e)
+                for (uint32_t i = c.task_offset[c.color_tasks[e]]; i < c.task_offset[c.color_tasks[e] + 1]; ++i)
+                    project(colour_order, c.task_items[i]);
+        for (size_t r = w0.muscles.size(); r-- > 0;)  // last muscle first
+            for (uint32_t i = sweep.offset[r]; i < sweep.offset[r + 1]; ++i) project(muscle_order, sweep.items[i]);
+        EXPECT_EQ(sim::positionsHash(colour_order.particles.p), sim::positionsHash(muscle_order.particles.p))
+            << colors << " colours";
+        EXPECT_NE(sim::positionsHash(colour_order.particles.p), sim::positionsHash(w0.particles.p));
+        EXPECT_TRUE(colour_order.distances.lambda == muscle_order.distances.lambda);
     }
 }
 
