@@ -12,51 +12,17 @@
 namespace sim {
 
 namespace {
-// Reduction chunks have a fixed size, independent of the thread count, so
-// the summation order (and the bits) never depend on it. They are the volume
-// pass's parallel work units too: small enough that two threads get even
-// shares of a scene's muscles.
-constexpr uint32_t kChunk = 256;
-// The volume pass's chunks are its parallel work units too: small enough
-// that two threads get even shares of a scene's muscles.
+// The volume's reduction chunks have a fixed size, independent of the
+// thread count, so the summation order (and the bits) never depend on it
+// (the same chunks as when they were the volume pass's parallel work units).
 constexpr uint32_t kVolumeChunk = 256;
 }  // namespace
-
-MasterPhase::MasterPhase(PhaseTimers& t, Phase p) : t_(t), p_(p), master_(omp_get_thread_num() == 0) {
-    if (master_) start_ = std::chrono::steady_clock::now();
-}
-
-MasterPhase::~MasterPhase() {
-    if (!master_) return;
-    auto d = std::chrono::steady_clock::now() - start_;
-    t_.current_ms[static_cast<int>(p_)] += std::chrono::duration<double, std::milli>(d).count();
-}
-
-void parallelPlanes(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Plane);
-    World& W = ctx.world;
-    const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
-    const int64_t n = W.planes.empty() ? 0 : int64_t(W.particles.size());
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < n; ++i)
-        for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, size_t(i), at, s, ctx.params.contact_radius);
-}
-
-void parallelContacts(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Contact);
-    World& W = ctx.world;
-    const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
-    // A particle's contacts are consecutive (one run): runs are independent.
-#pragma omp for schedule(static)
-    for (int64_t run = 0; run < runs; ++run)
-        for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k)
-            project::contact(W, k, ctx.coef, ctx.params.contact_radius);
-}
 
 // ---------------------------------------------------------------------------
 
 void ParallelVolume::rebuild(const World& w) {
     surface_.clear();
+    chunk_begin_.clear();
     vt_offset_.assign(1, 0);
     vt_corners_.clear();
     vertex_chunks_.clear();
@@ -81,34 +47,37 @@ void ParallelVolume::rebuild(const World& w) {
             surface_.push_back(m.first + v);
             vt_offset_.push_back(base + count[v + 1]);
         }
+        chunk_begin_.push_back(uint32_t(vertex_chunks_.size()));
         for (uint32_t b = first_entry; b < first_entry + m.surface_count; b += kVolumeChunk)
             vertex_chunks_.push_back({mi, b, std::min(b + kVolumeChunk, first_entry + m.surface_count)});
     }
+    chunk_begin_.push_back(uint32_t(vertex_chunks_.size()));
     vertex_partial_.assign(vertex_chunks_.size(), 0.0f);
     vertex_volume_.assign(vertex_chunks_.size(), 0.0f);
     vertex_max_.assign(vertex_chunks_.size(), 0.0f);
-    dlambda_.assign(w.muscles.size(), 0.0f);
+    volume_of_.assign(w.muscles.size(), -1);
+    for (size_t v = 0; v < w.volumes.size(); ++v) volume_of_[w.volumes[v].muscle] = int32_t(v);
 }
 
-void ParallelVolume::project(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Volume);
+void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
+    const int32_t vi = volume_of_[muscle];
+    if (vi < 0) return;
     World& W = ctx.world;
     auto& p = W.particles.p;
     const auto& w = W.particles.w;
     auto& grad = ctx.volume_grad;
-    // 1. Per chunk of one muscle's vertices (fixed chunks: the same sums for
-    //    any thread count), each vertex's gradient: Σ over its triangles of
-    //    the cross product of the other two corners (in winding order),
-    //    relative to the muscle's first vertex o; and the chunk's partial
-    //    sums of w|∇C|², of the largest w|∇C| and of the volume. Each
-    //    triangle's 6V = (a−o)·((b−o)×(c−o)) appears once at each of its
-    //    corners in (x_i − o)·∇_i, so Σ_i (x_i − o)·∇_i = 3·6V: the volume
-    //    comes with the gradient, without a pass over the triangles.
-    const int64_t nvc = int64_t(vertex_chunks_.size());
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < nvc; ++k) {
-        const Chunk& ch = vertex_chunks_[size_t(k)];
-        const glm::vec3 o = p[W.muscles[ch.muscle].first];
+    const uint32_t c0 = chunk_begin_[muscle], c1 = chunk_begin_[muscle + 1];
+    const glm::vec3 o = p[W.muscles[muscle].first];
+    // 1. Per chunk of the muscle's vertices (fixed chunks: fixed sums), each
+    //    vertex's gradient: Σ over its triangles of the cross product of the
+    //    other two corners (in winding order), relative to the muscle's first
+    //    vertex o; and the chunk's partial sums of w|∇C|², of the largest
+    //    w|∇C| and of the volume. Each triangle's 6V = (a−o)·((b−o)×(c−o))
+    //    appears once at each of its corners in (x_i − o)·∇_i, so
+    //    Σ_i (x_i − o)·∇_i = 3·6V: the volume comes with the gradient,
+    //    without a pass over the triangles.
+    for (uint32_t k = c0; k < c1; ++k) {
+        const Chunk& ch = vertex_chunks_[k];
         float s = 0.0f, mx = 0.0f, v = 0.0f;
         for (uint32_t e = ch.begin; e < ch.end; ++e) {
             const uint32_t i = surface_[e];
@@ -121,39 +90,28 @@ void ParallelVolume::project(IterationContext& ctx) {
             mx = std::max(mx, w[i] * std::sqrt(gg));
             v += glm::dot(p[i] - o, g);
         }
-        vertex_partial_[size_t(k)] = s;
-        vertex_max_[size_t(k)] = mx;
-        vertex_volume_[size_t(k)] = v;
+        vertex_partial_[k] = s;
+        vertex_max_[k] = mx;
+        vertex_volume_[k] = v;
     }
-    // 3. One Δλ per muscle, the partials added in chunk order.
-#pragma omp single
-    {
-        size_t vc = 0;
-        for (size_t v = 0; v < W.volumes.size(); ++v) {
-            VolumeConstraint& vol = W.volumes[v];
-            float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
-            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) {
-                volume3 += vertex_volume_[vc];
-                sum += vertex_partial_[vc];
-                max_w_grad = std::max(max_w_grad, vertex_max_[vc]);
-            }
-            const float C = volume3 / 3.0f - vol.target;
-            float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
-            dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
-            W.volume_lambda[v] += dl;
-            dlambda_[vol.muscle] = dl;
-        }
+    // 2. Δλ, the partials added in chunk order.
+    VolumeConstraint& vol = W.volumes[size_t(vi)];
+    float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
+    for (uint32_t k = c0; k < c1; ++k) {
+        volume3 += vertex_volume_[k];
+        sum += vertex_partial_[k];
+        max_w_grad = std::max(max_w_grad, vertex_max_[k]);
     }
-    // 4. Apply.
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < nvc; ++k) {
-        const Chunk& ch = vertex_chunks_[size_t(k)];
-        const float dl = dlambda_[ch.muscle];
-        for (uint32_t e = ch.begin; e < ch.end; ++e) {
+    const float C = volume3 / 3.0f - vol.target;
+    float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[size_t(vi)]);
+    dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[muscle].mean_edge);
+    W.volume_lambda[size_t(vi)] += dl;
+    // 3. Apply.
+    for (uint32_t k = c0; k < c1; ++k)
+        for (uint32_t e = vertex_chunks_[k].begin; e < vertex_chunks_[k].end; ++e) {
             const uint32_t i = surface_[e];
             p[i] += (w[i] * dl) * grad[i];
         }
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -256,13 +214,53 @@ void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
     }
 }
 
-void finishIteration(IterationContext& ctx, ParallelVolume& volume) {
-    volume.project(ctx);
-    parallelContacts(ctx);
-    parallelPlanes(ctx);
-    if (!ctx.on_iteration) return;
-#pragma omp single
-    ctx.iterationDone();
+void MuscleIteration::rebuild(const World& w) {
+    order_ = musclesByWork(w);
+    volume_.rebuild(w);
+}
+
+void MuscleIteration::prepare(const World& w) {
+    // Runs are in particle order and a muscle's particles are one range.
+    const size_t nm = w.muscles.size();
+    const size_t runs = w.contact_runs.empty() ? 0 : w.contact_runs.size() - 1;
+    run_begin_.assign(nm + 1, uint32_t(runs));
+    size_t r = 0;
+    for (size_t m = 0; m < nm; ++m) {
+        while (r < runs && w.contacts[w.contact_runs[r]].particle < w.muscles[m].first) ++r;
+        run_begin_[m] = uint32_t(r);
+    }
+}
+
+void MuscleIteration::finishMuscle(IterationContext& ctx, uint32_t m, double* stage_ms) {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point t = stage_ms ? Clock::now() : Clock::time_point{};
+    auto lap = [&](int stage) {
+        if (!stage_ms) return;
+        const Clock::time_point now = Clock::now();
+        stage_ms[stage] += std::chrono::duration<double, std::milli>(now - t).count();
+        t = now;
+    };
+    World& W = ctx.world;
+    volume_.projectMuscle(ctx, m);
+    lap(1);
+    for (uint32_t run = run_begin_[m]; run < run_begin_[m + 1]; ++run)
+        for (uint32_t k = W.contact_runs[run]; k < W.contact_runs[run + 1]; ++k)
+            project::contact(W, k, ctx.coef, ctx.params.contact_radius);
+    lap(2);
+    if (!W.planes.empty()) {
+        const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
+        const Muscle& mu = W.muscles[m];
+        for (uint32_t i = mu.first; i < mu.first + mu.surface_count + mu.branch_count; ++i)
+            for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, i, at, s, ctx.params.contact_radius);
+    }
+    lap(3);
+}
+
+void MuscleIteration::addTimes(IterationContext& ctx, const double (&stage_ms)[4], double wall_ms) const {
+    const double sum = stage_ms[0] + stage_ms[1] + stage_ms[2] + stage_ms[3];
+    const double scale = sum > 0.0 ? wall_ms / sum : 0.0;
+    const Phase phases[4] = {Phase::Distance, Phase::Volume, Phase::Contact, Phase::Plane};
+    for (int k = 0; k < 4; ++k) ctx.timers.current_ms[static_cast<int>(phases[k])] += stage_ms[k] * scale;
 }
 
 }  // namespace sim

@@ -68,26 +68,23 @@ class JacobiSolver final : public Solver {
 public:
     SolverKind kind() const override { return SolverKind::Jacobi; }
     void rebuild(const World& w, const SolverParams&) override {
-        volume_.rebuild(w);
+        iteration_.rebuild(w);
         jacobi_.rebuild(w, allItems(w));
-        order_ = musclesByWork(w);
     }
     void solve(IterationContext& ctx, int iterations) override {
+        iteration_.prepare(ctx.world);
 #pragma omp parallel
-        for (int it = 0; it < iterations; ++it) {
-            // Averaged constraints from one snapshot, then the gather.
-            forEachMuscle(ctx, order_, [&](uint32_t m) { jacobi_.run(ctx, m); });
-            // The "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
+        for (int it = 0; it < iterations; ++it)
+            // Averaged constraints from one snapshot, then the gather; then
+            // the "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
             // runs them first; after the average, the iteration ends with the
             // volume kept and nothing inside a plane or a target).
-            finishIteration(ctx, volume_);
-        }
+            iteration_.run(ctx, [&](uint32_t m) { jacobi_.run(ctx, m); });
     }
 
 private:
-    ParallelVolume volume_;
+    MuscleIteration iteration_;
     JacobiPass jacobi_;
-    std::vector<uint32_t> order_;
 };
 
 class ColoringSolver final : public Solver {
@@ -97,16 +94,13 @@ public:
         coloring_ = colorConstraints(w);
         assert(verifyColoring(w, coloring_).empty());  // checked in debug builds and in the tests
         sweep_ = sweepByMuscle(w, coloring_, coloring_.colorCount());
-        order_ = musclesByWork(w);
-        volume_.rebuild(w);
+        iteration_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
+        iteration_.prepare(ctx.world);
 #pragma omp parallel
-        for (int it = 0; it < iterations; ++it) {
-            forEachMuscle(ctx, order_, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
-            finishIteration(ctx, volume_);
-        }
+        for (int it = 0; it < iterations; ++it) iteration_.run(ctx, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
     }
     int colorCount() const override { return coloring_.colorCount(); }
     std::vector<uint32_t> colorSizes() const override { return colorSizesOf(coloring_, coloring_.colorCount()); }
@@ -118,8 +112,7 @@ public:
 private:
     ConstraintColoring coloring_;
     MuscleSweep sweep_;
-    std::vector<uint32_t> order_;
-    ParallelVolume volume_;
+    MuscleIteration iteration_;
     const World* world_ = nullptr;
 };
 
@@ -140,20 +133,18 @@ public:
             }
         jacobi_.rebuild(w, std::move(overflow));
         sweep_ = sweepByMuscle(w, coloring_, colored_);
-        order_ = musclesByWork(w);
-        volume_.rebuild(w);
+        iteration_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
+        iteration_.prepare(ctx.world);
 #pragma omp parallel
-        for (int it = 0; it < iterations; ++it) {
+        for (int it = 0; it < iterations; ++it)
             // A muscle's first k − 1 colours, then its overflow averaged.
-            forEachMuscle(ctx, order_, [&](uint32_t m) {
+            iteration_.run(ctx, [&](uint32_t m) {
                 sweepMuscle(ctx, sweep_, m);
                 jacobi_.run(ctx, m);
             });
-            finishIteration(ctx, volume_);
-        }
     }
     int colorCount() const override { return colored_ + (jacobi_.size() > 0 ? 1 : 0); }
     std::vector<uint32_t> colorSizes() const override {
@@ -168,9 +159,8 @@ private:
     ConstraintColoring coloring_;
     int colored_ = 0;
     MuscleSweep sweep_;
-    std::vector<uint32_t> order_;
     JacobiPass jacobi_;
-    ParallelVolume volume_;
+    MuscleIteration iteration_;
     const World* world_ = nullptr;
 };
 
