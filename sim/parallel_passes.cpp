@@ -214,10 +214,7 @@ void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
     }
 }
 
-void MuscleIteration::rebuild(const World& w) {
-    order_ = musclesByWork(w);
-    volume_.rebuild(w);
-}
+void MuscleIteration::rebuild(const World& w) { order_ = musclesByWork(w); }
 
 void MuscleIteration::prepare(const World& w) {
     // Runs are in particle order and a muscle's particles are one range.
@@ -231,36 +228,54 @@ void MuscleIteration::prepare(const World& w) {
     }
 }
 
-void MuscleIteration::finishMuscle(IterationContext& ctx, uint32_t m, double* stage_ms) {
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point t = stage_ms ? Clock::now() : Clock::time_point{};
-    auto lap = [&](int stage) {
-        if (!stage_ms) return;
-        const Clock::time_point now = Clock::now();
-        stage_ms[stage] += std::chrono::duration<double, std::milli>(now - t).count();
-        t = now;
-    };
+void MuscleIteration::contacts(IterationContext& ctx, uint32_t m) const {
     World& W = ctx.world;
-    volume_.projectMuscle(ctx, m);
-    lap(1);
     for (uint32_t run = run_begin_[m]; run < run_begin_[m + 1]; ++run)
         for (uint32_t k = W.contact_runs[run]; k < W.contact_runs[run + 1]; ++k)
             project::contact(W, k, ctx.coef, ctx.params.contact_radius);
-    lap(2);
-    if (!W.planes.empty()) {
-        const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
-        const Muscle& mu = W.muscles[m];
-        for (uint32_t i = mu.first; i < mu.first + mu.surface_count + mu.branch_count; ++i)
-            for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, i, at, s, ctx.params.contact_radius);
-    }
-    lap(3);
 }
 
-void MuscleIteration::addTimes(IterationContext& ctx, const double (&stage_ms)[4], double wall_ms) const {
-    const double sum = stage_ms[0] + stage_ms[1] + stage_ms[2] + stage_ms[3];
-    const double scale = sum > 0.0 ? wall_ms / sum : 0.0;
-    const Phase phases[4] = {Phase::Distance, Phase::Volume, Phase::Contact, Phase::Plane};
-    for (int k = 0; k < 4; ++k) ctx.timers.current_ms[static_cast<int>(phases[k])] += stage_ms[k] * scale;
+void MuscleIteration::planes(IterationContext& ctx, uint32_t m) const {
+    World& W = ctx.world;
+    if (W.planes.empty()) return;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
+    const Muscle& mu = W.muscles[m];
+    // Particle by particle, each one's planes in order: the per-particle
+    // sequence of the plane-by-plane loop (a plane moves only its particle).
+    for (uint32_t i = mu.first; i < mu.first + mu.surface_count + mu.branch_count; ++i)
+        for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, i, at, s, ctx.params.contact_radius);
+}
+
+void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>& stages) {
+    using Clock = std::chrono::steady_clock;
+    constexpr size_t kMaxStages = 8;
+    const size_t ns = std::min(stages.size(), kMaxStages);
+    const bool master = omp_get_thread_num() == 0;
+    double stage_ms[kMaxStages] = {};
+    const Clock::time_point start = master ? Clock::now() : Clock::time_point{};
+    const int64_t n = int64_t(order_.size());
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t r = 0; r < n; ++r) {
+        const uint32_t m = order_[size_t(r)];
+        Clock::time_point t = master ? Clock::now() : Clock::time_point{};
+        for (size_t k = 0; k < ns; ++k) {
+            stages[k].run(m);
+            if (!master) continue;
+            const Clock::time_point now = Clock::now();
+            stage_ms[k] += std::chrono::duration<double, std::milli>(now - t).count();
+            t = now;
+        }
+    }
+    if (master) {
+        double sum = 0.0;
+        for (size_t k = 0; k < ns; ++k) sum += stage_ms[k];
+        const double wall = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        const double scale = sum > 0.0 ? wall / sum : 0.0;
+        for (size_t k = 0; k < ns; ++k) ctx.timers.current_ms[static_cast<int>(stages[k].phase)] += stage_ms[k] * scale;
+    }
+    if (!ctx.on_iteration) return;
+#pragma omp single
+    ctx.iterationDone();
 }
 
 }  // namespace sim

@@ -8,9 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <vector>
-
-#include <omp.h>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -45,64 +44,47 @@ private:
     std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
 };
 
-// Each parallel iteration runs muscle by muscle. Distance constraints and
-// sliding connections touch one muscle's particles only; its volume
-// constraint too; a contact or plane moves only its own vertex, against a
-// plane or capsule fixed during the iteration. So a muscle's whole
-// iteration — the mode's distance phase (its colours in order, its Jacobi
-// items then their sums), its volume, its vertices' contacts and planes —
-// runs on one thread, muscles shared out dynamically, largest first: one
-// barrier per iteration (there were one per colour plus five), a muscle's
-// particles in cache from its first constraint to its last, and the bits of
-// the phase-after-phase order whichever thread runs a muscle.
+// Each iteration runs muscle by muscle. Distance constraints and sliding
+// connections touch one muscle's particles only; its volume constraint too;
+// a contact or plane moves only its own vertex, against a plane or capsule
+// fixed during the iteration. So a muscle's whole iteration — the solver's
+// stages in order (the parallel modes: their distance phase, then volume,
+// contacts, planes; SST: fibres, structure, volume, sliding, contacts,
+// planes) — runs on one thread, muscles shared out dynamically, largest
+// first: one barrier per iteration (the parallel modes had one per colour
+// plus five), a muscle's particles in cache from its first constraint to its
+// last, and the bits of the stage-after-stage order whichever thread runs a
+// muscle.
 //
 // Phase times: the master thread's time in each stage over the muscles it
 // ran, scaled so that they add up to the loop's wall time (the wait at the
 // closing barrier spread over the stages).
+struct MuscleStage {
+    Phase phase;
+    std::function<void(uint32_t)> run;  // one muscle; no OpenMP construct
+};
+
 class MuscleIteration {
 public:
-    void rebuild(const World& w);  // the muscle order (musclesByWork) and volume
+    void rebuild(const World& w);  // the muscle order (musclesByWork)
     // Before each solve: where each muscle's vertices' contacts start (the
     // contact list is rebuilt every substep).
     void prepare(const World& w);
     // Orphaned worksharing: call from every thread of a parallel region.
-    template <typename F>
-    void run(IterationContext& ctx, F&& distance);
+    void run(IterationContext& ctx, const std::vector<MuscleStage>& stages);
+
+    // Stages of one muscle.
+    void contacts(IterationContext& ctx, uint32_t m) const;
+    void planes(IterationContext& ctx, uint32_t m) const;
 
 private:
-    // Muscle m's volume, then its vertices' contacts and planes; adds the
-    // stages' times to stage_ms[1..3] when given (the master thread).
-    void finishMuscle(IterationContext& ctx, uint32_t m, double* stage_ms);
-    void addTimes(IterationContext& ctx, const double (&stage_ms)[4], double wall_ms) const;
     std::vector<uint32_t> order_;
     std::vector<uint32_t> run_begin_;  // per muscle: its first contact run, + end
-    ParallelVolume volume_;
 };
 
 // Muscles by their count of items (distance constraints and sliding
 // connections), most first: the dynamic schedule's order.
 std::vector<uint32_t> musclesByWork(const World& w);
-
-template <typename F>
-void MuscleIteration::run(IterationContext& ctx, F&& distance) {
-    using Clock = std::chrono::steady_clock;
-    const bool master = omp_get_thread_num() == 0;
-    double stage_ms[4] = {0.0, 0.0, 0.0, 0.0};  // distance, volume, contacts, planes (master)
-    const Clock::time_point start = master ? Clock::now() : Clock::time_point{};
-    const int64_t n = int64_t(order_.size());
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t r = 0; r < n; ++r) {
-        const uint32_t m = order_[size_t(r)];
-        const Clock::time_point t0 = master ? Clock::now() : Clock::time_point{};
-        distance(m);
-        if (master) stage_ms[0] += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        finishMuscle(ctx, m, master ? stage_ms : nullptr);
-    }
-    if (master) addTimes(ctx, stage_ms, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    if (!ctx.on_iteration) return;
-#pragma omp single
-    ctx.iterationDone();
-}
 
 // The Jacobi half of SMT-J and of the hybrid (the thesis' Algorithm 8, docs/model.md §6): every item
 // computes its correction from the same positions into its own slots, then

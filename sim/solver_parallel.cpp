@@ -57,6 +57,22 @@ void sweepMuscle(IterationContext& ctx, const MuscleSweep& sweep, uint32_t m) {
     }
 }
 
+// The iterations of a parallel mode: per muscle, `distance` (the mode's
+// distance phase), then the volume, contacts and planes applied fully.
+template <typename F>
+void solveByMuscle(IterationContext& ctx, int iterations, MuscleIteration& iteration, ParallelVolume& volume,
+                   F&& distance) {
+    iteration.prepare(ctx.world);
+    const std::vector<MuscleStage> stages = {
+        {Phase::Distance, distance},
+        {Phase::Volume, [&](uint32_t m) { volume.projectMuscle(ctx, m); }},
+        {Phase::Contact, [&](uint32_t m) { iteration.contacts(ctx, m); }},
+        {Phase::Plane, [&](uint32_t m) { iteration.planes(ctx, m); }},
+    };
+#pragma omp parallel
+    for (int it = 0; it < iterations; ++it) iteration.run(ctx, stages);
+}
+
 // SMT-J. Our choices beyond the seeds: the per-muscle volume constraint is a
 // "Gauss-Seidel" constraint too (applied fully, with a parallel reduction) —
 // averaged, its correction is divided by the valence of the busiest vertex it
@@ -69,21 +85,20 @@ public:
     SolverKind kind() const override { return SolverKind::Jacobi; }
     void rebuild(const World& w, const SolverParams&) override {
         iteration_.rebuild(w);
+        volume_.rebuild(w);
         jacobi_.rebuild(w, allItems(w));
     }
     void solve(IterationContext& ctx, int iterations) override {
-        iteration_.prepare(ctx.world);
-#pragma omp parallel
-        for (int it = 0; it < iterations; ++it)
-            // Averaged constraints from one snapshot, then the gather; then
-            // the "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
-            // runs them first; after the average, the iteration ends with the
-            // volume kept and nothing inside a plane or a target).
-            iteration_.run(ctx, [&](uint32_t m) { jacobi_.run(ctx, m); });
+        // Averaged constraints from one snapshot, then the gather; then the
+        // "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
+        // runs them first; after the average, the iteration ends with the
+        // volume kept and nothing inside a plane or a target).
+        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) { jacobi_.run(ctx, m); });
     }
 
 private:
     MuscleIteration iteration_;
+    ParallelVolume volume_;
     JacobiPass jacobi_;
 };
 
@@ -95,12 +110,11 @@ public:
         assert(verifyColoring(w, coloring_).empty());  // checked in debug builds and in the tests
         sweep_ = sweepByMuscle(w, coloring_, coloring_.colorCount());
         iteration_.rebuild(w);
+        volume_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
-        iteration_.prepare(ctx.world);
-#pragma omp parallel
-        for (int it = 0; it < iterations; ++it) iteration_.run(ctx, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
+        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
     }
     int colorCount() const override { return coloring_.colorCount(); }
     std::vector<uint32_t> colorSizes() const override { return colorSizesOf(coloring_, coloring_.colorCount()); }
@@ -113,6 +127,7 @@ private:
     ConstraintColoring coloring_;
     MuscleSweep sweep_;
     MuscleIteration iteration_;
+    ParallelVolume volume_;
     const World* world_ = nullptr;
 };
 
@@ -134,17 +149,15 @@ public:
         jacobi_.rebuild(w, std::move(overflow));
         sweep_ = sweepByMuscle(w, coloring_, colored_);
         iteration_.rebuild(w);
+        volume_.rebuild(w);
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
-        iteration_.prepare(ctx.world);
-#pragma omp parallel
-        for (int it = 0; it < iterations; ++it)
-            // A muscle's first k − 1 colours, then its overflow averaged.
-            iteration_.run(ctx, [&](uint32_t m) {
-                sweepMuscle(ctx, sweep_, m);
-                jacobi_.run(ctx, m);
-            });
+        // A muscle's first k − 1 colours, then its overflow averaged.
+        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) {
+            sweepMuscle(ctx, sweep_, m);
+            jacobi_.run(ctx, m);
+        });
     }
     int colorCount() const override { return colored_ + (jacobi_.size() > 0 ? 1 : 0); }
     std::vector<uint32_t> colorSizes() const override {
@@ -161,6 +174,7 @@ private:
     MuscleSweep sweep_;
     JacobiPass jacobi_;
     MuscleIteration iteration_;
+    ParallelVolume volume_;
     const World* world_ = nullptr;
 };
 
