@@ -1,9 +1,11 @@
-// Building blocks of the parallel solver modes (docs/model.md §6). Every pass here is
-// an orphaned OpenMP worksharing construct: it must be called by all threads
-// of an enclosing `#pragma omp parallel` region (the solvers open one region
-// per substep), and it ends with a barrier. Every pass writes disjoint data
-// or reduces in a fixed order, so results are bitwise identical for any
-// thread count.
+// Building blocks of the solver modes on several threads (docs/model.md §6).
+// MuscleIteration::run is an orphaned OpenMP worksharing construct: it must
+// be called by all threads of an enclosing `#pragma omp parallel` region (the
+// solvers open one region per substep), and it ends with a barrier. The
+// per-muscle stages (the volume, the Jacobi pass, contacts, planes) open no
+// OpenMP construct: one thread runs a muscle's stages, each writes only that
+// muscle's data and reduces in a fixed order, so results are bitwise
+// identical for any thread count.
 #pragma once
 
 #include <chrono>
