@@ -191,6 +191,11 @@ ConstraintColoring colorConstraints(const World& w, int hub_degree) {
     std::vector<uint32_t> cur(out.color_offset.begin(), out.color_offset.end() - 1);
     for (uint32_t k = 0; k < nt; ++k) out.color_tasks[cur[size_t(position[size_t(col.color[k])])]++] = k;
     for (int r = 0; r < col.count; ++r) out.color_items.push_back(uint32_t(items[size_t(rank[size_t(r)])]));
+    out.flat_task_begin.assign(1, 0);
+    for (uint32_t task : out.color_tasks) {
+        for (uint32_t i = out.task_offset[task]; i < out.task_offset[task + 1]; ++i) out.flat_items.push_back(out.task_items[i]);
+        out.flat_task_begin.push_back(uint32_t(out.flat_items.size()));
+    }
     return out;
 }
 

@@ -29,6 +29,12 @@ struct ConstraintColoring {
     std::vector<uint32_t> color_offset;  // CSR: tasks of colour c (colours sorted by size, largest first)
     std::vector<uint32_t> color_tasks;
     std::vector<uint32_t> color_items;   // constraints per colour
+    // The items of every colour's tasks laid out in color_tasks order, so a
+    // thread runs its share of a colour as one flat loop (the phase-by-phase
+    // passes): task e of color_tasks holds
+    // flat_items[flat_task_begin[e] .. flat_task_begin[e + 1]).
+    std::vector<uint32_t> flat_items;
+    std::vector<uint32_t> flat_task_begin;
     int colors_without_remedy = 0;       // plain greedy colouring of single constraints
     int hubs = 0;                        // particles whose constraints were grouped
     int colorCount() const { return int(color_offset.size()) - 1; }

@@ -18,6 +18,37 @@ namespace {
 constexpr uint32_t kVolumeChunk = 256;
 }  // namespace
 
+MasterPhase::MasterPhase(PhaseTimers& t, Phase p) : t_(t), p_(p), master_(omp_get_thread_num() == 0) {
+    if (master_) start_ = std::chrono::steady_clock::now();
+}
+
+MasterPhase::~MasterPhase() {
+    if (!master_) return;
+    auto d = std::chrono::steady_clock::now() - start_;
+    t_.current_ms[static_cast<int>(p_)] += std::chrono::duration<double, std::milli>(d).count();
+}
+
+void parallelPlanes(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Plane);
+    World& W = ctx.world;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Plane)], s = ctx.coef.scale[fi(Family::Plane)];
+    const int64_t n = W.planes.empty() ? 0 : int64_t(W.particles.size());
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+        for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, size_t(i), at, s, ctx.params.contact_radius);
+}
+
+void parallelContacts(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Contact);
+    World& W = ctx.world;
+    const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
+    // A particle's contacts are consecutive (one run): runs are independent.
+#pragma omp for schedule(static)
+    for (int64_t run = 0; run < runs; ++run)
+        for (uint32_t k = W.contact_runs[size_t(run)]; k < W.contact_runs[size_t(run) + 1]; ++k)
+            project::contact(W, k, ctx.coef, ctx.params.contact_radius);
+}
+
 // ---------------------------------------------------------------------------
 
 void ParallelVolume::rebuild(const World& w) {
@@ -55,8 +86,75 @@ void ParallelVolume::rebuild(const World& w) {
     vertex_partial_.assign(vertex_chunks_.size(), 0.0f);
     vertex_volume_.assign(vertex_chunks_.size(), 0.0f);
     vertex_max_.assign(vertex_chunks_.size(), 0.0f);
+    dlambda_.assign(w.muscles.size(), 0.0f);
     volume_of_.assign(w.muscles.size(), -1);
     for (size_t v = 0; v < w.volumes.size(); ++v) volume_of_[w.volumes[v].muscle] = int32_t(v);
+}
+
+void ParallelVolume::project(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Volume);
+    World& W = ctx.world;
+    auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    auto& grad = ctx.volume_grad;
+    // 1. Per chunk of one muscle's vertices (fixed chunks: the same sums for
+    //    any thread count), each vertex's gradient: Σ over its triangles of
+    //    the cross product of the other two corners (in winding order),
+    //    relative to the muscle's first vertex o; and the chunk's partial
+    //    sums of w|∇C|², of the largest w|∇C| and of the volume. Each
+    //    triangle's 6V = (a−o)·((b−o)×(c−o)) appears once at each of its
+    //    corners in (x_i − o)·∇_i, so Σ_i (x_i − o)·∇_i = 3·6V: the volume
+    //    comes with the gradient, without a pass over the triangles.
+    const int64_t nvc = int64_t(vertex_chunks_.size());
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < nvc; ++k) {
+        const Chunk& ch = vertex_chunks_[size_t(k)];
+        const glm::vec3 o = p[W.muscles[ch.muscle].first];
+        float s = 0.0f, mx = 0.0f, v = 0.0f;
+        for (uint32_t e = ch.begin; e < ch.end; ++e) {
+            const uint32_t i = surface_[e];
+            glm::vec3 g(0.0f);
+            for (uint32_t c = vt_offset_[e]; c < vt_offset_[e + 1]; ++c)
+                g += glm::cross(p[vt_corners_[c].x] - o, p[vt_corners_[c].y] - o);
+            grad[i] = g;
+            const float gg = glm::dot(g, g);
+            s += w[i] * gg;
+            mx = std::max(mx, w[i] * std::sqrt(gg));
+            v += glm::dot(p[i] - o, g);
+        }
+        vertex_partial_[size_t(k)] = s;
+        vertex_max_[size_t(k)] = mx;
+        vertex_volume_[size_t(k)] = v;
+    }
+    // 3. One Δλ per muscle, the partials added in chunk order.
+#pragma omp single
+    {
+        size_t vc = 0;
+        for (size_t v = 0; v < W.volumes.size(); ++v) {
+            VolumeConstraint& vol = W.volumes[v];
+            float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
+            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) {
+                volume3 += vertex_volume_[vc];
+                sum += vertex_partial_[vc];
+                max_w_grad = std::max(max_w_grad, vertex_max_[vc]);
+            }
+            const float C = volume3 / 3.0f - vol.target;
+            float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
+            dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
+            W.volume_lambda[v] += dl;
+            dlambda_[vol.muscle] = dl;
+        }
+    }
+    // 4. Apply.
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < nvc; ++k) {
+        const Chunk& ch = vertex_chunks_[size_t(k)];
+        const float dl = dlambda_[ch.muscle];
+        for (uint32_t e = ch.begin; e < ch.end; ++e) {
+            const uint32_t i = surface_[e];
+            p[i] += (w[i] * dl) * grad[i];
+        }
+    }
 }
 
 void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
@@ -116,10 +214,15 @@ void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
 
 // ---------------------------------------------------------------------------
 
-std::vector<uint32_t> musclesByWork(const World& w) {
+std::vector<uint32_t> muscleWork(const World& w) {
     std::vector<uint32_t> work(w.muscles.size(), 0);
     for (size_t k = 0; k < w.distances.size(); ++k) ++work[w.distances.muscle[k]];
     for (const SlidingConnection& s : w.sliding) ++work[w.particles.muscle[s.particle]];
+    return work;
+}
+
+std::vector<uint32_t> musclesByWork(const World& w) {
+    const std::vector<uint32_t> work = muscleWork(w);
     std::vector<uint32_t> order(w.muscles.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
@@ -180,6 +283,50 @@ void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
     for (size_t m = 0; m < nm; ++m) particle_begin_[m + 1] += particle_begin_[m];
 }
 
+void JacobiPass::compute(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Distance);
+    World& W = ctx.world;
+    const auto& p = W.particles.p;
+    const auto& w = W.particles.w;
+    DistanceSet& D = W.distances;
+    const float omega = ctx.params.omega;
+    const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
+    const int64_t n = int64_t(items_.size());
+#pragma omp for schedule(static)
+    for (int64_t q = 0; q < n; ++q) {
+        const uint32_t item = items_[size_t(q)];
+        const float relax = omega * item_inv_n_[size_t(q)];
+        glm::vec3 dir;
+        if (item & kSlidingItem) {
+            const uint32_t k = item & ~kSlidingItem;
+            const SlidingConnection& c = W.sliding[k];
+            float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
+                                              W.sliding_lambda[k]);
+            W.sliding_lambda[k] += dl;
+            slots_[size_t(2 * q)] = (w[c.particle] * dl) * c.n;
+        } else {
+            const DistanceConstraint& c = D.c[item];
+            float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
+                                             D.lambda[item], dir);
+            D.lambda[item] += dl;
+            slots_[size_t(2 * q)] = (w[c.i] * dl) * dir;
+            slots_[size_t(2 * q + 1)] = (-w[c.j] * dl) * dir;
+        }
+    }
+}
+
+void JacobiPass::gather(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Distance);  // the averaging is part of the distance phase
+    auto& p = ctx.world.particles.p;
+    const int64_t n = int64_t(particles_.size());
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < n; ++e) {
+        glm::vec3 sum(0.0f);
+        for (uint32_t k = offset_[size_t(e)]; k < offset_[size_t(e) + 1]; ++k) sum += slots_[slot_index_[k]];
+        p[particles_[size_t(e)]] += sum;
+    }
+}
+
 void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
     World& W = ctx.world;
     auto& p = W.particles.p;
@@ -214,7 +361,18 @@ void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
     }
 }
 
-void MuscleIteration::rebuild(const World& w) { order_ = musclesByWork(w); }
+void MuscleIteration::rebuild(const World& w) {
+    order_ = musclesByWork(w);
+    total_work_ = largest_work_ = 0;
+    for (uint32_t n : muscleWork(w)) {
+        total_work_ += n;
+        largest_work_ = std::max<uint64_t>(largest_work_, n);
+    }
+}
+
+bool MuscleIteration::balanced(int threads) const {
+    return threads > 1 && total_work_ > 0 && largest_work_ * uint64_t(threads) <= total_work_;
+}
 
 void MuscleIteration::prepare(const World& w) {
     // Runs are in particle order and a muscle's particles are one range.
@@ -273,6 +431,15 @@ void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>&
         const double scale = sum > 0.0 ? wall / sum : 0.0;
         for (size_t k = 0; k < ns; ++k) ctx.timers.current_ms[static_cast<int>(stages[k].phase)] += stage_ms[k] * scale;
     }
+    if (!ctx.on_iteration) return;
+#pragma omp single
+    ctx.iterationDone();
+}
+
+void finishIteration(IterationContext& ctx, ParallelVolume& volume) {
+    volume.project(ctx);
+    parallelContacts(ctx);
+    parallelPlanes(ctx);
     if (!ctx.on_iteration) return;
 #pragma omp single
     ctx.iterationDone();

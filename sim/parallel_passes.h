@@ -1,11 +1,11 @@
 // Building blocks of the solver modes on several threads (docs/model.md §6).
-// MuscleIteration::run is an orphaned OpenMP worksharing construct: it must
-// be called by all threads of an enclosing `#pragma omp parallel` region (the
-// solvers open one region per substep), and it ends with a barrier. The
-// per-muscle stages (the volume, the Jacobi pass, contacts, planes) open no
-// OpenMP construct: one thread runs a muscle's stages, each writes only that
-// muscle's data and reduces in a fixed order, so results are bitwise
-// identical for any thread count.
+// MuscleIteration::run and the phase-by-phase passes are orphaned OpenMP
+// worksharing constructs: they must be called by all threads of an enclosing
+// `#pragma omp parallel` region (the solvers open one region per substep),
+// and end with a barrier. The per-muscle stages (projectMuscle, JacobiPass::
+// run, contacts, planes) open no OpenMP construct: one thread runs a muscle's
+// stages. Everything writes disjoint data and reduces in a fixed order, so
+// results are bitwise identical for any thread count and either path.
 #pragma once
 
 #include <chrono>
@@ -20,6 +20,27 @@
 
 namespace sim {
 
+// Records the time of a phase on the master thread. Place it so that its
+// scope ends after the worksharing construct's closing barrier.
+class MasterPhase {
+public:
+    MasterPhase(PhaseTimers& t, Phase p);
+    ~MasterPhase();
+    MasterPhase(const MasterPhase&) = delete;
+    MasterPhase& operator=(const MasterPhase&) = delete;
+
+private:
+    PhaseTimers& t_;
+    Phase p_;
+    bool master_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Phase by phase (scenes whose muscles cannot be shared out evenly, below):
+// collisions in parallel over particles, each touching only its particle.
+void parallelPlanes(IterationContext& ctx);
+void parallelContacts(IterationContext& ctx);
+
 // The per-muscle volume constraint: gradients gathered per vertex through a
 // vertex → triangle list, C and Σw|∇C|² reduced over fixed-size chunks of the
 // muscle's vertices in chunk order (the sums of the pass that ran the chunks
@@ -28,7 +49,10 @@ class ParallelVolume {
 public:
     void rebuild(const World& w);
     // Gauss-Seidel: every solver mode applies the volume correction fully.
-    // Muscle m's constraint (no OpenMP construct: one thread runs a muscle).
+    // Every muscle's, in parallel over the chunks (a worksharing pass) ...
+    void project(IterationContext& ctx);
+    // ... or muscle m's (no OpenMP construct: one thread runs a muscle).
+    // The same sums in the same order: the same bits.
     void projectMuscle(IterationContext& ctx, uint32_t muscle);
 
 private:
@@ -44,6 +68,7 @@ private:
     std::vector<float> vertex_partial_;       // per vertex chunk: Σ w|∇C|²
     std::vector<float> vertex_volume_;        // per vertex chunk: Σ (x_i − o)·∇_i (3·6V)
     std::vector<float> vertex_max_;           // per vertex chunk: max w|∇C|
+    std::vector<float> dlambda_;              // per muscle, this iteration (project)
 };
 
 // Each iteration runs muscle by muscle. Distance constraints and sliding
@@ -58,6 +83,12 @@ private:
 // last, and the bits of the stage-after-stage order whichever thread runs a
 // muscle.
 //
+// A scene whose largest muscle holds more than its share of the work (one
+// muscle, or two unequal ones: the built-in scenes, T2–T4) cannot be shared
+// out this way: one thread would do most of the work while the others wait.
+// There the solvers keep their phase-by-phase passes, each phase (and each
+// colour) split over all threads — the same bits either way (balanced()).
+//
 // Phase times: the master thread's time in each stage over the muscles it
 // ran, scaled so that they add up to the loop's wall time (the wait at the
 // closing barrier spread over the stages).
@@ -68,7 +99,11 @@ struct MuscleStage {
 
 class MuscleIteration {
 public:
-    void rebuild(const World& w);  // the muscle order (musclesByWork)
+    void rebuild(const World& w);  // the muscle order (musclesByWork) and their work
+    // True when no muscle holds more than 1/threads of the items (distance
+    // constraints and sliding connections): the muscle loop can keep every
+    // thread busy.
+    bool balanced(int threads) const;
     // Before each solve: where each muscle's vertices' contacts start (the
     // contact list is rebuilt every substep).
     void prepare(const World& w);
@@ -82,10 +117,13 @@ public:
 private:
     std::vector<uint32_t> order_;
     std::vector<uint32_t> run_begin_;  // per muscle: its first contact run, + end
+    uint64_t total_work_ = 0, largest_work_ = 0;
 };
 
-// Muscles by their count of items (distance constraints and sliding
-// connections), most first: the dynamic schedule's order.
+// Each muscle's count of items (distance constraints and sliding
+// connections), and the muscles by it, most first: the dynamic schedule's
+// order.
+std::vector<uint32_t> muscleWork(const World& w);
 std::vector<uint32_t> musclesByWork(const World& w);
 
 // The Jacobi half of SMT-J and of the hybrid (the thesis' Algorithm 8, docs/model.md §6): every item
@@ -109,8 +147,12 @@ class JacobiPass {
 public:
     // `items`: distance indices, or sliding indices with the top bit set.
     void rebuild(const World& w, std::vector<uint32_t> items);
-    // Muscle m's items from the current positions, then its particles' sums
-    // (no OpenMP construct: called from MuscleIteration::run).
+    // Every item from one snapshot, then every particle's sum (two
+    // worksharing passes) ...
+    void compute(IterationContext& ctx);
+    void gather(IterationContext& ctx);
+    // ... or muscle m's items, then its particles' sums (no OpenMP construct:
+    // called from MuscleIteration::run). The same bits either way.
     void run(IterationContext& ctx, uint32_t muscle);
     size_t size() const { return items_.size(); }
 
@@ -124,5 +166,10 @@ private:
     std::vector<uint32_t> offset_;       // per entry of particles_: its slots
     std::vector<uint32_t> slot_index_;
 };
+
+// The end of a phase-by-phase parallel iteration: the volume constraint,
+// then contacts and planes applied fully (so the iteration ends with nothing
+// inside a plane or a target), then the convergence record.
+void finishIteration(IterationContext& ctx, ParallelVolume& volume);
 
 }  // namespace sim

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include <omp.h>
+
 #include "sim/constraint_coloring.h"
 #include "sim/parallel_passes.h"
 #include "sim/projection_items.h"
@@ -57,11 +59,71 @@ void sweepMuscle(IterationContext& ctx, const MuscleSweep& sweep, uint32_t m) {
     }
 }
 
+constexpr uint32_t kSerialColor = 64;
+
+// Projects items [begin, end) of a colouring's flat item list, in order
+// (the kernels inlined: one loop, no call per constraint).
+void projectFlat(IterationContext& ctx, const ConstraintColoring& c, uint32_t begin, uint32_t end) {
+    World& W = ctx.world;
+    const float at = ctx.coef.alpha_tilde[fi(Family::Sliding)], sc = ctx.coef.scale[fi(Family::Sliding)];
+    for (uint32_t i = begin; i < end; ++i) {
+        const uint32_t item = c.flat_items[i];
+        if (item & kSlidingItem)
+            project::sliding(W, item & ~kSlidingItem, at, sc);
+        else
+            project::distance(W, item);
+    }
+}
+
+// Phase by phase: runs colours [first, last) of a colouring, each in
+// parallel (or on one thread when it has fewer than kSerialColor items).
+void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, int last) {
+    MasterPhase timer(ctx.timers, Phase::Distance);
+    const uint32_t serial = kSerialColor;
+    for (int col = first; col < last; ++col) {
+        const uint32_t begin = c.color_offset[size_t(col)], end = c.color_offset[size_t(col) + 1];
+        if (c.color_items[size_t(col)] < serial) {
+#pragma omp single
+            projectFlat(ctx, c, c.flat_task_begin[begin], c.flat_task_begin[end]);
+        } else {
+            // One contiguous block of tasks per thread, not interleaved chunks:
+            // a colour's tasks are in particle order, so each thread writes its
+            // own region of p and cache lines are not bounced between cores
+            // (dynamic chunks of 16 made 2 threads slower than 1). The blocks
+            // hold equal shares of the colour's items (a hub task holds
+            // dozens), cut at the task boundary nearest each share. Which
+            // thread runs a task changes no bit: a colour's tasks share no
+            // particle.
+            const uint64_t threads = uint64_t(omp_get_num_threads()), t = uint64_t(omp_get_thread_num());
+            const uint32_t* tb = c.flat_task_begin.data();
+            const uint64_t i0 = tb[begin], items = tb[end] - i0;
+            auto cut = [&](uint64_t share) {  // first task boundary at or past item i0 + items·share/threads
+                const uint32_t target = uint32_t(i0 + items * share / threads);
+                return uint32_t(std::lower_bound(tb + begin, tb + end, target) - tb);
+            };
+            const uint32_t t0 = t == 0 ? begin : cut(t), t1 = t + 1 == threads ? end : cut(t + 1);
+            projectFlat(ctx, c, tb[t0], tb[t1]);
+#pragma omp barrier
+        }
+    }
+}
+
 // The iterations of a parallel mode: per muscle, `distance` (the mode's
 // distance phase), then the volume, contacts and planes applied fully.
-template <typename F>
+// `by_phase` runs the distance phase over all muscles (worksharing passes)
+// for scenes the muscle loop cannot keep busy (MuscleIteration::balanced):
+// then the volume, contacts and planes follow phase by phase too.
+template <typename F, typename G>
 void solveByMuscle(IterationContext& ctx, int iterations, MuscleIteration& iteration, ParallelVolume& volume,
-                   F&& distance) {
+                   F&& distance, G&& by_phase) {
+    if (!iteration.balanced(omp_get_max_threads())) {
+#pragma omp parallel
+        for (int it = 0; it < iterations; ++it) {
+            by_phase();
+            finishIteration(ctx, volume);
+        }
+        return;
+    }
     iteration.prepare(ctx.world);
     const std::vector<MuscleStage> stages = {
         {Phase::Distance, distance},
@@ -93,7 +155,12 @@ public:
         // "Gauss-Seidel" constraints, applied fully (the thesis' Algorithm 8, docs/model.md §6
         // runs them first; after the average, the iteration ends with the
         // volume kept and nothing inside a plane or a target).
-        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) { jacobi_.run(ctx, m); });
+        solveByMuscle(
+            ctx, iterations, iteration_, volume_, [&](uint32_t m) { jacobi_.run(ctx, m); },
+            [&] {
+                jacobi_.compute(ctx);
+                jacobi_.gather(ctx);
+            });
     }
 
 private:
@@ -114,7 +181,9 @@ public:
         world_ = &w;
     }
     void solve(IterationContext& ctx, int iterations) override {
-        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); });
+        solveByMuscle(
+            ctx, iterations, iteration_, volume_, [&](uint32_t m) { sweepMuscle(ctx, sweep_, m); },
+            [&] { runColors(ctx, coloring_, 0, coloring_.colorCount()); });
     }
     int colorCount() const override { return coloring_.colorCount(); }
     std::vector<uint32_t> colorSizes() const override { return colorSizesOf(coloring_, coloring_.colorCount()); }
@@ -154,10 +223,20 @@ public:
     }
     void solve(IterationContext& ctx, int iterations) override {
         // A muscle's first k − 1 colours, then its overflow averaged.
-        solveByMuscle(ctx, iterations, iteration_, volume_, [&](uint32_t m) {
-            sweepMuscle(ctx, sweep_, m);
-            jacobi_.run(ctx, m);
-        });
+        const bool has_overflow = jacobi_.size() > 0;
+        solveByMuscle(
+            ctx, iterations, iteration_, volume_,
+            [&](uint32_t m) {
+                sweepMuscle(ctx, sweep_, m);
+                jacobi_.run(ctx, m);
+            },
+            [&] {
+                runColors(ctx, coloring_, 0, colored_);
+                if (has_overflow) {
+                    jacobi_.compute(ctx);
+                    jacobi_.gather(ctx);
+                }
+            });
     }
     int colorCount() const override { return colored_ + (jacobi_.size() > 0 ? 1 : 0); }
     std::vector<uint32_t> colorSizes() const override {

@@ -9,8 +9,9 @@
 // sliding, contacts, planes — is the sequential sweep's sequence for its
 // particles, and the result is the sequential sweep's, bit for bit, at any
 // thread count (sim/parallel_passes.h MuscleIteration). The sequential loop
-// stays for one thread and for the NaN guard's replay, which must stop at
-// the first non-finite result in sweep order.
+// stays for one thread, for scenes whose largest muscle holds more than its
+// share of the work (one muscle: nothing to share), and for the NaN guard's
+// replay, which must stop at the first non-finite result in sweep order.
 #include <algorithm>
 
 #include <omp.h>
@@ -55,7 +56,7 @@ public:
         for (size_t v = 0; v < w.volumes.size(); ++v) volume_of_[w.volumes[v].muscle] = int32_t(v);
     }
     void solve(IterationContext& ctx, int iterations) override {
-        if (ctx.check || !by_muscle_ || omp_get_max_threads() < 2) {
+        if (ctx.check || !by_muscle_ || !iteration_.balanced(omp_get_max_threads())) {
             for (int it = 0; it < iterations; ++it) {
                 iterate(ctx);
                 if (ctx.check && ctx.check->found()) return;
