@@ -91,111 +91,46 @@ void ParallelVolume::rebuild(const World& w) {
     for (size_t v = 0; v < w.volumes.size(); ++v) volume_of_[w.volumes[v].muscle] = int32_t(v);
 }
 
-void ParallelVolume::project(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Volume);
-    World& W = ctx.world;
-    auto& p = W.particles.p;
+// Chunk k of one muscle's vertices (fixed chunks: the same sums for any
+// thread count): each vertex's gradient, Σ over its triangles of the cross
+// product of the other two corners (in winding order), relative to the
+// muscle's first vertex o; and the chunk's partial sums of w|∇C|², of the
+// largest w|∇C| and of the volume. Each triangle's 6V = (a−o)·((b−o)×(c−o))
+// appears once at each of its corners in (x_i − o)·∇_i, so
+// Σ_i (x_i − o)·∇_i = 3·6V: the volume comes with the gradient, without a
+// pass over the triangles.
+void ParallelVolume::chunkPartials(IterationContext& ctx, size_t k) {
+    const World& W = ctx.world;
+    const auto& p = W.particles.p;
     const auto& w = W.particles.w;
     auto& grad = ctx.volume_grad;
-    // 1. Per chunk of one muscle's vertices (fixed chunks: the same sums for
-    //    any thread count), each vertex's gradient: Σ over its triangles of
-    //    the cross product of the other two corners (in winding order),
-    //    relative to the muscle's first vertex o; and the chunk's partial
-    //    sums of w|∇C|², of the largest w|∇C| and of the volume. Each
-    //    triangle's 6V = (a−o)·((b−o)×(c−o)) appears once at each of its
-    //    corners in (x_i − o)·∇_i, so Σ_i (x_i − o)·∇_i = 3·6V: the volume
-    //    comes with the gradient, without a pass over the triangles.
-    const int64_t nvc = int64_t(vertex_chunks_.size());
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < nvc; ++k) {
-        const Chunk& ch = vertex_chunks_[size_t(k)];
-        const glm::vec3 o = p[W.muscles[ch.muscle].first];
-        float s = 0.0f, mx = 0.0f, v = 0.0f;
-        for (uint32_t e = ch.begin; e < ch.end; ++e) {
-            const uint32_t i = surface_[e];
-            glm::vec3 g(0.0f);
-            for (uint32_t c = vt_offset_[e]; c < vt_offset_[e + 1]; ++c)
-                g += glm::cross(p[vt_corners_[c].x] - o, p[vt_corners_[c].y] - o);
-            grad[i] = g;
-            const float gg = glm::dot(g, g);
-            s += w[i] * gg;
-            mx = std::max(mx, w[i] * std::sqrt(gg));
-            v += glm::dot(p[i] - o, g);
-        }
-        vertex_partial_[size_t(k)] = s;
-        vertex_max_[size_t(k)] = mx;
-        vertex_volume_[size_t(k)] = v;
+    const Chunk& ch = vertex_chunks_[k];
+    const glm::vec3 o = p[W.muscles[ch.muscle].first];
+    float s = 0.0f, mx = 0.0f, v = 0.0f;
+    for (uint32_t e = ch.begin; e < ch.end; ++e) {
+        const uint32_t i = surface_[e];
+        glm::vec3 g(0.0f);
+        for (uint32_t c = vt_offset_[e]; c < vt_offset_[e + 1]; ++c)
+            g += glm::cross(p[vt_corners_[c].x] - o, p[vt_corners_[c].y] - o);
+        grad[i] = g;
+        const float gg = glm::dot(g, g);
+        s += w[i] * gg;
+        mx = std::max(mx, w[i] * std::sqrt(gg));
+        v += glm::dot(p[i] - o, g);
     }
-    // 3. One Δλ per muscle, the partials added in chunk order.
-#pragma omp single
-    {
-        size_t vc = 0;
-        for (size_t v = 0; v < W.volumes.size(); ++v) {
-            VolumeConstraint& vol = W.volumes[v];
-            float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
-            for (; vc < vertex_chunks_.size() && vertex_chunks_[vc].muscle == vol.muscle; ++vc) {
-                volume3 += vertex_volume_[vc];
-                sum += vertex_partial_[vc];
-                max_w_grad = std::max(max_w_grad, vertex_max_[vc]);
-            }
-            const float C = volume3 / 3.0f - vol.target;
-            float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[v]);
-            dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[vol.muscle].mean_edge);
-            W.volume_lambda[v] += dl;
-            dlambda_[vol.muscle] = dl;
-        }
-    }
-    // 4. Apply.
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < nvc; ++k) {
-        const Chunk& ch = vertex_chunks_[size_t(k)];
-        const float dl = dlambda_[ch.muscle];
-        for (uint32_t e = ch.begin; e < ch.end; ++e) {
-            const uint32_t i = surface_[e];
-            p[i] += (w[i] * dl) * grad[i];
-        }
-    }
+    vertex_partial_[k] = s;
+    vertex_max_[k] = mx;
+    vertex_volume_[k] = v;
 }
 
-void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
-    const int32_t vi = volume_of_[muscle];
-    if (vi < 0) return;
+// One muscle's Δλ from its chunks' partials, added in chunk order.
+float ParallelVolume::muscleDelta(IterationContext& ctx, uint32_t muscle) {
     World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
-    auto& grad = ctx.volume_grad;
-    const uint32_t c0 = chunk_begin_[muscle], c1 = chunk_begin_[muscle + 1];
-    const glm::vec3 o = p[W.muscles[muscle].first];
-    // 1. Per chunk of the muscle's vertices (fixed chunks: fixed sums), each
-    //    vertex's gradient: Σ over its triangles of the cross product of the
-    //    other two corners (in winding order), relative to the muscle's first
-    //    vertex o; and the chunk's partial sums of w|∇C|², of the largest
-    //    w|∇C| and of the volume. Each triangle's 6V = (a−o)·((b−o)×(c−o))
-    //    appears once at each of its corners in (x_i − o)·∇_i, so
-    //    Σ_i (x_i − o)·∇_i = 3·6V: the volume comes with the gradient,
-    //    without a pass over the triangles.
-    for (uint32_t k = c0; k < c1; ++k) {
-        const Chunk& ch = vertex_chunks_[k];
-        float s = 0.0f, mx = 0.0f, v = 0.0f;
-        for (uint32_t e = ch.begin; e < ch.end; ++e) {
-            const uint32_t i = surface_[e];
-            glm::vec3 g(0.0f);
-            for (uint32_t c = vt_offset_[e]; c < vt_offset_[e + 1]; ++c)
-                g += glm::cross(p[vt_corners_[c].x] - o, p[vt_corners_[c].y] - o);
-            grad[i] = g;
-            const float gg = glm::dot(g, g);
-            s += w[i] * gg;
-            mx = std::max(mx, w[i] * std::sqrt(gg));
-            v += glm::dot(p[i] - o, g);
-        }
-        vertex_partial_[k] = s;
-        vertex_max_[k] = mx;
-        vertex_volume_[k] = v;
-    }
-    // 2. Δλ, the partials added in chunk order.
+    const int32_t vi = volume_of_[muscle];
+    if (vi < 0) return 0.0f;
     VolumeConstraint& vol = W.volumes[size_t(vi)];
     float volume3 = 0.0f, sum = 0.0f, max_w_grad = 0.0f;
-    for (uint32_t k = c0; k < c1; ++k) {
+    for (uint32_t k = chunk_begin_[muscle]; k < chunk_begin_[muscle + 1]; ++k) {
         volume3 += vertex_volume_[k];
         sum += vertex_partial_[k];
         max_w_grad = std::max(max_w_grad, vertex_max_[k]);
@@ -204,12 +139,35 @@ void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
     float dl = equalityDelta(C, sum, vol.alpha_tilde, vol.scale, W.volume_lambda[size_t(vi)]);
     dl = limitVolumeStep(dl, max_w_grad, kVolumeStepPerEdge * W.muscles[muscle].mean_edge);
     W.volume_lambda[size_t(vi)] += dl;
-    // 3. Apply.
-    for (uint32_t k = c0; k < c1; ++k)
-        for (uint32_t e = vertex_chunks_[k].begin; e < vertex_chunks_[k].end; ++e) {
-            const uint32_t i = surface_[e];
-            p[i] += (w[i] * dl) * grad[i];
-        }
+    return dl;
+}
+
+void ParallelVolume::applyChunk(IterationContext& ctx, size_t k, float dl) const {
+    auto& p = ctx.world.particles.p;
+    const auto& w = ctx.world.particles.w;
+    const auto& grad = ctx.volume_grad;
+    for (uint32_t e = vertex_chunks_[k].begin; e < vertex_chunks_[k].end; ++e) {
+        const uint32_t i = surface_[e];
+        p[i] += (w[i] * dl) * grad[i];
+    }
+}
+
+void ParallelVolume::project(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Volume);
+    const int64_t nvc = int64_t(vertex_chunks_.size());
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < nvc; ++k) chunkPartials(ctx, size_t(k));
+#pragma omp single
+    for (uint32_t m = 0; m < uint32_t(dlambda_.size()); ++m) dlambda_[m] = muscleDelta(ctx, m);
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < nvc; ++k) applyChunk(ctx, size_t(k), dlambda_[vertex_chunks_[size_t(k)].muscle]);
+}
+
+void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
+    if (volume_of_[muscle] < 0) return;
+    for (uint32_t k = chunk_begin_[muscle]; k < chunk_begin_[muscle + 1]; ++k) chunkPartials(ctx, k);
+    const float dl = muscleDelta(ctx, muscle);
+    for (uint32_t k = chunk_begin_[muscle]; k < chunk_begin_[muscle + 1]; ++k) applyChunk(ctx, k, dl);
 }
 
 // ---------------------------------------------------------------------------
@@ -283,82 +241,57 @@ void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
     for (size_t m = 0; m < nm; ++m) particle_begin_[m + 1] += particle_begin_[m];
 }
 
-void JacobiPass::compute(IterationContext& ctx) {
-    MasterPhase timer(ctx.timers, Phase::Distance);
+// Item q's correction from the current positions into its slots.
+inline void JacobiPass::computeItem(IterationContext& ctx, uint32_t q) {
     World& W = ctx.world;
     const auto& p = W.particles.p;
     const auto& w = W.particles.w;
     DistanceSet& D = W.distances;
-    const float omega = ctx.params.omega;
-    const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
+    const uint32_t item = items_[q];
+    const float relax = ctx.params.omega * item_inv_n_[q];
+    if (item & kSlidingItem) {
+        const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
+        const uint32_t k = item & ~kSlidingItem;
+        const SlidingConnection& c = W.sliding[k];
+        float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
+                                          W.sliding_lambda[k]);
+        W.sliding_lambda[k] += dl;
+        slots_[2 * size_t(q)] = (w[c.particle] * dl) * c.n;
+    } else {
+        const DistanceConstraint& c = D.c[item];
+        glm::vec3 dir;
+        float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
+                                         D.lambda[item], dir);
+        D.lambda[item] += dl;
+        slots_[2 * size_t(q)] = (w[c.i] * dl) * dir;
+        slots_[2 * size_t(q) + 1] = (-w[c.j] * dl) * dir;
+    }
+}
+
+// Entry e of particles_: its slots added in CSR order.
+inline void JacobiPass::gatherEntry(IterationContext& ctx, uint32_t e) const {
+    glm::vec3 sum(0.0f);
+    for (uint32_t k = offset_[e]; k < offset_[e + 1]; ++k) sum += slots_[slot_index_[k]];
+    ctx.world.particles.p[particles_[e]] += sum;
+}
+
+void JacobiPass::compute(IterationContext& ctx) {
+    MasterPhase timer(ctx.timers, Phase::Distance);
     const int64_t n = int64_t(items_.size());
 #pragma omp for schedule(static)
-    for (int64_t q = 0; q < n; ++q) {
-        const uint32_t item = items_[size_t(q)];
-        const float relax = omega * item_inv_n_[size_t(q)];
-        glm::vec3 dir;
-        if (item & kSlidingItem) {
-            const uint32_t k = item & ~kSlidingItem;
-            const SlidingConnection& c = W.sliding[k];
-            float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
-                                              W.sliding_lambda[k]);
-            W.sliding_lambda[k] += dl;
-            slots_[size_t(2 * q)] = (w[c.particle] * dl) * c.n;
-        } else {
-            const DistanceConstraint& c = D.c[item];
-            float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
-                                             D.lambda[item], dir);
-            D.lambda[item] += dl;
-            slots_[size_t(2 * q)] = (w[c.i] * dl) * dir;
-            slots_[size_t(2 * q + 1)] = (-w[c.j] * dl) * dir;
-        }
-    }
+    for (int64_t q = 0; q < n; ++q) computeItem(ctx, uint32_t(q));
 }
 
 void JacobiPass::gather(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Distance);  // the averaging is part of the distance phase
-    auto& p = ctx.world.particles.p;
     const int64_t n = int64_t(particles_.size());
 #pragma omp for schedule(static)
-    for (int64_t e = 0; e < n; ++e) {
-        glm::vec3 sum(0.0f);
-        for (uint32_t k = offset_[size_t(e)]; k < offset_[size_t(e) + 1]; ++k) sum += slots_[slot_index_[k]];
-        p[particles_[size_t(e)]] += sum;
-    }
+    for (int64_t e = 0; e < n; ++e) gatherEntry(ctx, uint32_t(e));
 }
 
 void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
-    World& W = ctx.world;
-    auto& p = W.particles.p;
-    const auto& w = W.particles.w;
-    DistanceSet& D = W.distances;
-    const float omega = ctx.params.omega;
-    const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
-    for (uint32_t q = item_begin_[muscle]; q < item_begin_[muscle + 1]; ++q) {
-        const uint32_t item = items_[q];
-        const float relax = omega * item_inv_n_[q];
-        glm::vec3 dir;
-        if (item & kSlidingItem) {
-            const uint32_t k = item & ~kSlidingItem;
-            const SlidingConnection& c = W.sliding[k];
-            float dl = relax * bilateralDelta(glm::dot(p[c.particle] - c.q, c.n) - c.d0, w[c.particle], sat, ss,
-                                              W.sliding_lambda[k]);
-            W.sliding_lambda[k] += dl;
-            slots_[2 * size_t(q)] = (w[c.particle] * dl) * c.n;
-        } else {
-            const DistanceConstraint& c = D.c[item];
-            float dl = relax * distanceDelta(p[c.i], p[c.j], w[c.i], w[c.j], c.rest, c.alpha_tilde, c.scale,
-                                             D.lambda[item], dir);
-            D.lambda[item] += dl;
-            slots_[2 * size_t(q)] = (w[c.i] * dl) * dir;
-            slots_[2 * size_t(q) + 1] = (-w[c.j] * dl) * dir;
-        }
-    }
-    for (uint32_t e = particle_begin_[muscle]; e < particle_begin_[muscle + 1]; ++e) {
-        glm::vec3 sum(0.0f);
-        for (uint32_t k = offset_[e]; k < offset_[e + 1]; ++k) sum += slots_[slot_index_[k]];
-        p[particles_[e]] += sum;
-    }
+    for (uint32_t q = item_begin_[muscle]; q < item_begin_[muscle + 1]; ++q) computeItem(ctx, q);
+    for (uint32_t e = particle_begin_[muscle]; e < particle_begin_[muscle + 1]; ++e) gatherEntry(ctx, e);
 }
 
 void MuscleIteration::rebuild(const World& w) {

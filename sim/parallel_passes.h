@@ -59,6 +59,9 @@ private:
     struct Chunk {
         uint32_t muscle, begin, end;
     };
+    void chunkPartials(IterationContext& ctx, size_t chunk);
+    float muscleDelta(IterationContext& ctx, uint32_t muscle);  // updates its λ
+    void applyChunk(IterationContext& ctx, size_t chunk, float dlambda) const;
     std::vector<uint32_t> chunk_begin_;       // per muscle: its chunks, + end
     std::vector<int32_t> volume_of_;          // per muscle: its volume constraint (−1: none)
     std::vector<uint32_t> surface_;           // every surface particle
@@ -157,6 +160,8 @@ public:
     size_t size() const { return items_.size(); }
 
 private:
+    void computeItem(IterationContext& ctx, uint32_t q);
+    void gatherEntry(IterationContext& ctx, uint32_t e) const;
     std::vector<uint32_t> items_;
     std::vector<uint32_t> item_begin_;   // per muscle: its items, + end
     std::vector<float> item_inv_n_;      // 1 / max n_i over the item's particles
