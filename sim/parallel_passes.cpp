@@ -172,21 +172,6 @@ void ParallelVolume::projectMuscle(IterationContext& ctx, uint32_t muscle) {
 
 // ---------------------------------------------------------------------------
 
-std::vector<uint32_t> muscleWork(const World& w) {
-    std::vector<uint32_t> work(w.muscles.size(), 0);
-    for (size_t k = 0; k < w.distances.size(); ++k) ++work[w.distances.muscle[k]];
-    for (const SlidingConnection& s : w.sliding) ++work[w.particles.muscle[s.particle]];
-    return work;
-}
-
-std::vector<uint32_t> musclesByWork(const World& w) {
-    const std::vector<uint32_t> work = muscleWork(w);
-    std::vector<uint32_t> order(w.muscles.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
-    return order;
-}
-
 void JacobiPass::rebuild(const World& w, std::vector<uint32_t> items) {
     const size_t nm = w.muscles.size();
     std::stable_sort(items.begin(), items.end(),
@@ -295,9 +280,15 @@ void JacobiPass::run(IterationContext& ctx, uint32_t muscle) {
 }
 
 void MuscleIteration::rebuild(const World& w) {
-    order_ = musclesByWork(w);
+    // Each muscle's items: its distance constraints and sliding connections.
+    std::vector<uint32_t> work(w.muscles.size(), 0);
+    for (size_t k = 0; k < w.distances.size(); ++k) ++work[w.distances.muscle[k]];
+    for (const SlidingConnection& s : w.sliding) ++work[w.particles.muscle[s.particle]];
+    order_.resize(w.muscles.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return work[a] > work[b]; });
     total_work_ = largest_work_ = 0;
-    for (uint32_t n : muscleWork(w)) {
+    for (uint32_t n : work) {
         total_work_ += n;
         largest_work_ = std::max<uint64_t>(largest_work_, n);
     }

@@ -102,7 +102,9 @@ struct MuscleStage {
 
 class MuscleIteration {
 public:
-    void rebuild(const World& w);  // the muscle order (musclesByWork) and their work
+    // Each muscle's items (distance constraints and sliding connections):
+    // the schedule's order (most first) and balanced()'s shares.
+    void rebuild(const World& w);
     // True when no muscle holds more than 1/threads of the items (distance
     // constraints and sliding connections): the muscle loop can keep every
     // thread busy.
@@ -118,16 +120,10 @@ public:
     void planes(IterationContext& ctx, uint32_t m) const;
 
 private:
-    std::vector<uint32_t> order_;
+    std::vector<uint32_t> order_;      // muscles by their items, most first
     std::vector<uint32_t> run_begin_;  // per muscle: its first contact run, + end
     uint64_t total_work_ = 0, largest_work_ = 0;
 };
-
-// Each muscle's count of items (distance constraints and sliding
-// connections), and the muscles by it, most first: the dynamic schedule's
-// order.
-std::vector<uint32_t> muscleWork(const World& w);
-std::vector<uint32_t> musclesByWork(const World& w);
 
 // The Jacobi half of SMT-J and of the hybrid (the thesis' Algorithm 8, docs/model.md §6): every item
 // computes its correction from the same positions into its own slots, then

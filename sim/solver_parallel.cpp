@@ -79,10 +79,9 @@ void projectFlat(IterationContext& ctx, const ConstraintColoring& c, uint32_t be
 // parallel (or on one thread when it has fewer than kSerialColor items).
 void runColors(IterationContext& ctx, const ConstraintColoring& c, int first, int last) {
     MasterPhase timer(ctx.timers, Phase::Distance);
-    const uint32_t serial = kSerialColor;
     for (int col = first; col < last; ++col) {
         const uint32_t begin = c.color_offset[size_t(col)], end = c.color_offset[size_t(col) + 1];
-        if (c.color_items[size_t(col)] < serial) {
+        if (c.color_items[size_t(col)] < kSerialColor) {
 #pragma omp single
             projectFlat(ctx, c, c.flat_task_begin[begin], c.flat_task_begin[end]);
         } else {
