@@ -28,14 +28,20 @@ uint64_t hashCell(int64_t x, int64_t y, int64_t z, uint32_t target) {
     return h ^ (h >> 32);
 }
 
-// Cell coordinate of x: floor(x / cell), clamped so that the conversion is
-// defined for any input (NaN → 0); the identity for every sane position.
-int32_t cellCoord(float x, float cell) {
-    const float c = std::floor(x / cell);
+// Cell coordinate of x: floor(x · (1 / cell)), clamped so that the
+// conversion is defined for any input (NaN → 0); the identity for every sane
+// position. A product, not a quotient: it runs for every (triangle, corner)
+// and every query, and any monotone map serves, as long as the grid and the
+// queries use the same one (a point within the band of a triangle then lies
+// in one of the cells the triangle's padded bounds cover).
+inline int32_t cellCoord(float x, float inv_cell) {
+    const float c = std::floor(x * inv_cell);
     if (c != c) return 0;
     return int32_t(std::clamp(c, -1.0e9f, 1.0e9f));
 }
-glm::ivec3 cellOf(glm::vec3 p, float cell) { return {cellCoord(p.x, cell), cellCoord(p.y, cell), cellCoord(p.z, cell)}; }
+inline glm::ivec3 cellOf(glm::vec3 p, float inv_cell) {
+    return {cellCoord(p.x, inv_cell), cellCoord(p.y, inv_cell), cellCoord(p.z, inv_cell)};
+}
 
 bool inside(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
     return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
@@ -251,19 +257,24 @@ void ContactSearch::buildGrid(float search) {
         // A sum of whole numbers below 2^53: exact in any order.
         double total = 0.0;
         const int64_t ntris = int64_t(tris_.size());
+        const float inv_cell = 1.0f / cell_;
 #pragma omp parallel for schedule(static) reduction(+ : total)
         for (int64_t k = 0; k < ntris; ++k) {
             const Tri& t = tris_[size_t(k)];
-            const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, cell_);
-            const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, cell_);
+            const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, inv_cell);
+            const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, inv_cell);
             tri_cells_[2 * size_t(k)] = c0;
             tri_cells_[2 * size_t(k) + 1] = c1;
             total += std::min((double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0),
                               max_entries + 1.0);
         }
-        if (total <= max_entries) break;
+        if (total <= max_entries) {
+            inv_cell_ = inv_cell;
+            break;
+        }
         if (!(cell_ > 0.0f) || !std::isfinite(cell_ * 2.0f)) {
             cell_ = std::numeric_limits<float>::infinity();
+            inv_cell_ = 0.0f;
             for (size_t k = 0; k < tris_.size(); ++k) tri_cells_[2 * k] = tri_cells_[2 * k + 1] = glm::ivec3(0);
             break;
         }
@@ -272,7 +283,8 @@ void ContactSearch::buildGrid(float search) {
     uint32_t buckets = 1024;
     while (buckets < tris_.size() * 4) buckets <<= 1;
     bucket_mask_ = buckets - 1;
-    bucket_start_.assign(size_t(buckets) + 1, 0);
+    bucket_start_.resize(size_t(buckets) + 1);  // pass 2 writes every start after the first
+    bucket_start_[0] = 0;
     // A counting sort in parallel that gives the sequential result: the
     // triangles are cut into one contiguous chunk per thread, each chunk
     // counts its entries per bucket, and a bucket's entries are laid out
@@ -289,13 +301,14 @@ void ContactSearch::buildGrid(float search) {
     entry_bucket_.resize(tri_entry_[nt]);
     entries_.resize(tri_entry_[nt]);
     const int chunks = std::max(1, std::min(omp_get_max_threads(), int(nt / 256) + 1));
-    chunk_count_.assign(size_t(chunks) * buckets, 0);
+    chunk_count_.resize(size_t(chunks) * buckets);
 #pragma omp parallel num_threads(chunks)
     {
         const int c = omp_get_thread_num(), used = omp_get_num_threads();
         // Chunks by the count actually granted (fewer threads: bigger chunks).
         const size_t k0 = nt * size_t(c) / size_t(used), k1 = nt * size_t(c + 1) / size_t(used);
         uint32_t* count = &chunk_count_[size_t(c) * buckets];
+        std::fill(count, count + buckets, 0u);  // each thread clears its own counts
         // Pass 1: the bucket of every (triangle, overlapped cell) pair.
         for (size_t k = k0; k < k1; ++k) {
             const glm::ivec3 c0 = tri_cells_[2 * k], c1 = tri_cells_[2 * k + 1];
@@ -333,7 +346,7 @@ void ContactSearch::buildGrid(float search) {
 template <typename F>
 void ContactSearch::forCandidates(glm::vec3 p, uint32_t target, float search, F&& f) const {
     if (tris_.empty()) return;
-    const uint32_t b = bucketOf(cellOf(p, cell_), target);
+    const uint32_t b = bucketOf(cellOf(p, inv_cell_), target);
     for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
         const uint32_t k = entries_[e];
         const TriBound& tb = bounds_[k];
@@ -396,8 +409,9 @@ void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, flo
         if (!(ch.point[k].signed_distance < (capsule ? bone_band : search))) continue;
         if (tissue && ch.point[k].signed_distance < -muscle_depth) continue;
         const Anchor a = capsule ? Anchor{}
-                                 : ch.tri[k] != ~0u ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
-                                                    : ch.anchor[k];
+                         : ch.tri[k] == ~0u ? ch.anchor[k]
+                         : anchors_         ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
+                                            : Anchor{};
         s[k] = {ch.point[k].point, ch.point[k].normal, 1, ch.target[k], a};
     }
 }
@@ -415,7 +429,7 @@ void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, flo
 // sees dozens of its neighbour's triangles within the band.
 void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& targets, float search, float bone_band,
                                     Choice& ch, Candidate* cand) const {
-    const glm::ivec3 cell = cellOf(p, cell_);
+    const glm::ivec3 cell = cellOf(p, inv_cell_);
     for (uint32_t target : targets) {
         if (!inside(p, targets_[target].lo, targets_[target].hi)) continue;
         size_t count = 0;
@@ -475,8 +489,9 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
     }
 }
 
-void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
+void ContactSearch::findContacts(World& w, float search, float muscle_depth, bool anchors) {
     search_ = search;
+    anchors_ = anchors;
     buildTriangles(w, search);
     buildGrid(search);
     // Per-thread candidate scratch, as large as the largest bucket (grows
@@ -530,29 +545,45 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth) {
 // end outside the bone (hard) rather than outside the neighbour (compliant
 // tissue).
 void ContactSearch::compact(World& w) {
-    w.contacts.clear();
-    w.contact_runs.clear();
-    const size_t n = w.particles.size();
-    for (size_t i = 0; i < n; ++i) {
-        bool first = true;
+    const int64_t n = int64_t(w.particles.size());
+    // Each particle's count in parallel, the offsets in one sequential pass,
+    // the copy in parallel: the list of the sequential loop it replaced.
+    first_contact_.resize(size_t(n) + 1);
+    first_run_.resize(size_t(n) + 1);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t count = 0;
+        for (int k = 0; k < kSlots; ++k) count += uint32_t(slots_[size_t(i) * kSlots + size_t(k)].valid != 0);
+        first_contact_[size_t(i) + 1] = count;
+    }
+    first_contact_[0] = first_run_[0] = 0;
+    for (size_t i = 0; i < size_t(n); ++i) {
+        first_run_[i + 1] = first_run_[i] + uint32_t(first_contact_[i + 1] > 0);
+        first_contact_[i + 1] += first_contact_[i];
+    }
+    w.contacts.resize(first_contact_[size_t(n)]);
+    w.contact_runs.resize(size_t(first_run_[size_t(n)]) + 1);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t at = first_contact_[size_t(i)];
+        if (at == first_contact_[size_t(i) + 1]) continue;
+        w.contact_runs[first_run_[size_t(i)]] = at;
         for (int bone_pass = 0; bone_pass < 2; ++bone_pass)
             for (int k = 0; k < kSlots; ++k) {
-                const Slot& s = slots_[i * kSlots + size_t(k)];
+                const Slot& s = slots_[size_t(i) * kSlots + size_t(k)];
                 if (!s.valid) continue;
                 const TargetDesc& d = targets_[s.target].desc;
                 const bool tissue = d.kind == TargetDesc::Kind::Muscle;
                 if (tissue == (bone_pass == 1)) continue;
-                if (first) w.contact_runs.push_back(uint32_t(w.contacts.size()));
-                first = false;
-                w.contacts.push_back({uint32_t(i), s.q, s.n, tissue ? 1u + uint32_t(d.index) : 0u,
-                                      targets_[s.target].capsule() ? d.index : -1});
+                w.contacts[at++] = {uint32_t(i), s.q, s.n, tissue ? 1u + uint32_t(d.index) : 0u,
+                                    targets_[s.target].capsule() ? d.index : -1};
             }
     }
-    w.contact_runs.push_back(uint32_t(w.contacts.size()));
+    w.contact_runs.back() = uint32_t(w.contacts.size());
     w.contact_lambda.assign(w.contacts.size(), 0.0f);
 }
 
-void ContactSearch::updateSliding(World& w, float reach) {
+void ContactSearch::updateSliding(World& w, float reach, bool anchors) {
     const auto& X = w.particles.p;
     const int64_t n = int64_t(w.sliding.size());
     sliding_anchors_.resize(w.sliding.size());
@@ -585,7 +616,7 @@ void ContactSearch::updateSliding(World& w, float reach) {
         }
         // Without a triangle in reach (or for a capsule) the plane stays put
         // until the next search.
-        sliding_anchors_[size_t(k)] = best_tri ? anchorOf(w, *best_tri, s.q, s.n) : Anchor{};
+        sliding_anchors_[size_t(k)] = best_tri && anchors ? anchorOf(w, *best_tri, s.q, s.n) : Anchor{};
     }
 }
 

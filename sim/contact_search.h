@@ -30,12 +30,16 @@ public:
     // w.contacts (their λ reset). A particle gets a contact with a target when
     // its signed distance to it is below `search` (bone capsules: 3·search,
     // and at any depth; projected only while C < 0) and, for a muscle target,
-    // above −muscle_depth.
-    void findContacts(World& w, float search, float muscle_depth);
+    // above −muscle_depth. `anchors`: record where each plane lies on its
+    // triangle, which only refresh() reads — false when the next call is a
+    // search again (one substep per frame, or a search at every substep),
+    // which saves a frame and a barycentric solve per contact.
+    void findContacts(World& w, float search, float muscle_depth, bool anchors = true);
     // Moves each sliding connection's q to the closest target point within
     // `reach` of p (a connection holds its vertex up to the scene's sliding
-    // radius away, which may be more than the contact band).
-    void updateSliding(World& w, float reach);
+    // radius away, which may be more than the contact band); `anchors` as
+    // for findContacts.
+    void updateSliding(World& w, float reach, bool anchors = true);
     // Between two searches (docs/model.md §3.6 "Search once per frame"): keeps
     // the contact list and the sliding connections' triangles, and moves each
     // plane (q, n) with the triangle it was found on — a bone mesh rigidly
@@ -132,7 +136,9 @@ private:
     std::vector<Tri> tris_;
     std::vector<TriBound> bounds_;
     float cell_ = 0.01f;
+    float inv_cell_ = 100.0f;            // 1 / cell_ (0 for the one infinite cell)
     float search_ = 0.01f;
+    bool anchors_ = true;                // findContacts' `anchors`
     uint32_t bucket_mask_ = 0;
     std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
     std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
@@ -143,6 +149,8 @@ private:
     std::vector<Candidate> scratch_;      // per thread: gatherTriangles' candidates
     size_t scratch_stride_ = 0;
     std::vector<Slot> slots_;             // kSlots per particle
+    std::vector<uint32_t> first_contact_;  // compact(): per particle, its first contact (prefix of counts)
+    std::vector<uint32_t> first_run_;      // compact(): per particle, its run (prefix of particles with contacts)
     std::vector<Anchor> sliding_anchors_;  // per w.sliding entry
     std::vector<glm::mat3> body_normal_;   // per body: inverse-transpose of `now`'s linear part
 };

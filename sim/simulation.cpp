@@ -347,8 +347,11 @@ void Simulation::runFrame(FailureSite* check) {
             ScopedPhase timer(timers_, Phase::Contacts);
             const bool full = params_.search_every > 0 ? s % params_.search_every == 0 : s == 0;
             if (full) {
-                contact_search_.findContacts(world_, search, muscle_depth);
-                contact_search_.updateSliding(world_, wide_band);
+                // Anchors serve refresh() only: none runs before the next
+                // search when every substep searches.
+                const bool refreshed = !search_each_substep;
+                contact_search_.findContacts(world_, search, muscle_depth, refreshed);
+                contact_search_.updateSliding(world_, wide_band, refreshed);
             } else {
                 contact_search_.refresh(world_);
             }
