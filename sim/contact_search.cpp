@@ -17,12 +17,12 @@ namespace sim {
 namespace {
 bool sameTarget(const TargetDesc& a, const TargetDesc& b) { return a.kind == b.kind && a.index == b.index; }
 
-// A bucket holds one target's triangles of one cell (and hash collisions):
-// a query looks up only the targets its muscle touches, and never reads the
-// entries of its own muscle or of muscles it does not touch.
-uint64_t hashCell(int64_t x, int64_t y, int64_t z, uint32_t target) {
-    uint64_t h = uint64_t(x) * 73856093ull ^ uint64_t(y) * 19349663ull ^ uint64_t(z) * 83492791ull ^
-                 uint64_t(target) * 0x9e3779b97f4a7c15ull;
+// Each target has its own hashed grid (Target::Grid): a query looks up only
+// the targets its muscle touches, and never reads the entries of its own
+// muscle or of muscles it does not touch; one target's table is small enough
+// to be built in cache, by the thread that has just built its triangles.
+uint64_t hashCell(int64_t x, int64_t y, int64_t z) {
+    uint64_t h = uint64_t(x) * 73856093ull ^ uint64_t(y) * 19349663ull ^ uint64_t(z) * 83492791ull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 32);
@@ -154,14 +154,13 @@ void ContactSearch::prepare(const World& w) {
     tris_.reserve(total_tris);
     bounds_.clear();
     bounds_.reserve(total_tris);
-    entries_.reserve(total_tris * 8);
-    entry_bucket_.reserve(total_tris * 8);
     slots_.assign(w.particles.size() * kSlots, Slot{});
 }
 
-void ContactSearch::buildTriangles(const World& w, float search) {
+void ContactSearch::buildTargets(const World& w, float search) {
     // Targets in parallel (each writes its own range of tris_ and bounds_,
-    // from its own scratch: the same triangles for any thread count).
+    // from its own scratch, then its own grid: the same triangles and grids
+    // for any thread count).
     size_t total = 0, max_vertices = 0, max_tris = 0;
     for (const Target& T : targets_) {
         total += T.tris.size();
@@ -190,6 +189,7 @@ void ContactSearch::buildTriangles(const World& w, float search) {
                 const glm::vec3 a = b.capsule_now_a, c = b.capsule_now_b;
                 T.lo = glm::min(a, c) - (b.capsule_radius + boneBand(search));
                 T.hi = glm::max(a, c) + (b.capsule_radius + boneBand(search));
+                buildGrid(T, search);  // empty
                 continue;
             }
             for (uint32_t v = 0; v < T.vertex_count; ++v)
@@ -230,127 +230,104 @@ void ContactSearch::buildTriangles(const World& w, float search) {
             const glm::vec3 centre = (tri.a + tri.b + tri.c) / 3.0f;
             const float r2 = std::max({glm::dot(tri.a - centre, tri.a - centre), glm::dot(tri.b - centre, tri.b - centre),
                                        glm::dot(tri.c - centre, tri.c - centre)});
-            bounds_[T.tri_offset + k] = {centre, std::sqrt(r2), tri.normals.face, glm::dot(tri.normals.face, tri.a), ti};
+            bounds_[T.tri_offset + k] = {centre, std::sqrt(r2), tri.normals.face, glm::dot(tri.normals.face, tri.a)};
         }
+        buildGrid(T, search);
     }
 }
 
-uint32_t ContactSearch::bucketOf(glm::ivec3 c, uint32_t target) const {
-    return uint32_t(hashCell(c.x, c.y, c.z, target)) & bucket_mask_;
+uint32_t ContactSearch::Grid::bucketOf(glm::vec3 p) const {
+    const glm::ivec3 c = cellOf(p, inv_cell);
+    return uint32_t(hashCell(c.x, c.y, c.z)) & mask;
 }
 
-void ContactSearch::buildGrid(float search) {
+void ContactSearch::buildGrid(Target& T, float search) {
+    Grid& g = T.grid;
+    const size_t n = T.tris.size();
+    if (n == 0) {  // a capsule: found exactly, no grid
+        g.inv_cell = 0.0f;
+        g.mask = 0;
+        g.largest = 0;
+        g.start.assign(2, 0);
+        return;
+    }
+    const Tri* tris = &tris_[T.tri_offset];
     double edge_sum = 0.0;
-    for (const auto& t : tris_) edge_sum += glm::length(t.b - t.a);
-    const float mean_edge = tris_.empty() ? search : float(edge_sum / double(tris_.size()));
-    cell_ = std::max(search, 1.5f * mean_edge);
+    for (size_t k = 0; k < n; ++k) edge_sum += glm::length(tris[k].b - tris[k].a);
+    float cell = std::max(search, 1.5f * float(edge_sum / double(n)));
     // Bound the (triangle, cell) entries to O(triangles): a triangle far larger
     // than the mean (a huge bone mesh) would cover a vast number of cells, so
     // the cell grows until the total fits. Sane scenes never reach the bound
     // (results unchanged); positions blown up to ±inf or NaN end with one cell
     // for everything (every triangle a candidate; memory still bounded).
-    // The cell range of every triangle is computed once here and reused by
-    // the passes below.
-    const double max_entries = 64.0 * double(tris_.size()) + 4096.0;
-    tri_cells_.resize(tris_.size() * 2);
+    // Each triangle's cell range is computed once here and reused below.
+    const double max_entries = 64.0 * double(n) + 4096.0;
+    g.cells.resize(2 * n);
+    float inv_cell = 0.0f;
     for (;;) {
-        // A sum of whole numbers below 2^53: exact in any order.
-        double total = 0.0;
-        const int64_t ntris = int64_t(tris_.size());
-        const float inv_cell = 1.0f / cell_;
-#pragma omp parallel for schedule(static) reduction(+ : total)
-        for (int64_t k = 0; k < ntris; ++k) {
-            const Tri& t = tris_[size_t(k)];
+        inv_cell = 1.0f / cell;
+        double total = 0.0;  // a sum of whole numbers below 2^53: exact
+        for (size_t k = 0; k < n; ++k) {
+            const Tri& t = tris[k];
             const glm::ivec3 c0 = cellOf(glm::min(glm::min(t.a, t.b), t.c) - search, inv_cell);
             const glm::ivec3 c1 = cellOf(glm::max(glm::max(t.a, t.b), t.c) + search, inv_cell);
-            tri_cells_[2 * size_t(k)] = c0;
-            tri_cells_[2 * size_t(k) + 1] = c1;
+            g.cells[2 * k] = c0;
+            g.cells[2 * k + 1] = c1;
             total += std::min((double(c1.x) - c0.x + 1.0) * (double(c1.y) - c0.y + 1.0) * (double(c1.z) - c0.z + 1.0),
                               max_entries + 1.0);
         }
-        if (total <= max_entries) {
-            inv_cell_ = inv_cell;
+        if (total <= max_entries) break;
+        if (!(cell > 0.0f) || !std::isfinite(cell * 2.0f)) {
+            inv_cell = 0.0f;
+            std::fill(g.cells.begin(), g.cells.end(), glm::ivec3(0));
             break;
         }
-        if (!(cell_ > 0.0f) || !std::isfinite(cell_ * 2.0f)) {
-            cell_ = std::numeric_limits<float>::infinity();
-            inv_cell_ = 0.0f;
-            for (size_t k = 0; k < tris_.size(); ++k) tri_cells_[2 * k] = tri_cells_[2 * k + 1] = glm::ivec3(0);
-            break;
-        }
-        cell_ *= 2.0f;
+        cell *= 2.0f;
     }
-    uint32_t buckets = 1024;
-    while (buckets < tris_.size() * 4) buckets <<= 1;
-    bucket_mask_ = buckets - 1;
-    bucket_start_.resize(size_t(buckets) + 1);  // pass 2 writes every start after the first
-    bucket_start_[0] = 0;
-    // A counting sort in parallel that gives the sequential result: the
-    // triangles are cut into one contiguous chunk per thread, each chunk
-    // counts its entries per bucket, and a bucket's entries are laid out
-    // chunk after chunk, each chunk in triangle order — the global triangle
-    // order, whatever the number of threads.
-    const size_t nt = tris_.size();
-    tri_entry_.resize(nt + 1);
-    tri_entry_[0] = 0;
-    for (size_t k = 0; k < nt; ++k) {
-        const glm::ivec3 c0 = tri_cells_[2 * k], c1 = tri_cells_[2 * k + 1];
-        tri_entry_[k + 1] = tri_entry_[k] + uint32_t(size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) *
-                                                     size_t(c1.z - c0.z + 1));
-    }
-    entry_bucket_.resize(tri_entry_[nt]);
-    entries_.resize(tri_entry_[nt]);
-    const int chunks = std::max(1, std::min(omp_get_max_threads(), int(nt / 256) + 1));
-    chunk_count_.resize(size_t(chunks) * buckets);
-#pragma omp parallel num_threads(chunks)
-    {
-        const int c = omp_get_thread_num(), used = omp_get_num_threads();
-        // Chunks by the count actually granted (fewer threads: bigger chunks).
-        const size_t k0 = nt * size_t(c) / size_t(used), k1 = nt * size_t(c + 1) / size_t(used);
-        uint32_t* count = &chunk_count_[size_t(c) * buckets];
-        std::fill(count, count + buckets, 0u);  // each thread clears its own counts
-        // Pass 1: the bucket of every (triangle, overlapped cell) pair.
-        for (size_t k = k0; k < k1; ++k) {
-            const glm::ivec3 c0 = tri_cells_[2 * k], c1 = tri_cells_[2 * k + 1];
-            const uint32_t target = bounds_[k].target;
-            uint32_t e = tri_entry_[k];
-            for (int z = c0.z; z <= c1.z; ++z)
-                for (int y = c0.y; y <= c1.y; ++y)
-                    for (int x = c0.x; x <= c1.x; ++x) {
-                        const uint32_t b = uint32_t(hashCell(x, y, z, target)) & bucket_mask_;
-                        entry_bucket_[e++] = b;
-                        ++count[b];
-                    }
-        }
-#pragma omp barrier
-        // Pass 2: each bucket's start, then each chunk's offset inside it.
-#pragma omp single
-        {
-            for (uint32_t b = 0; b < buckets; ++b) {
-                uint32_t at = bucket_start_[b];
-                for (int q = 0; q < used; ++q) {
-                    uint32_t& n = chunk_count_[size_t(q) * buckets + b];
-                    const uint32_t size = n;
-                    n = at;  // from here on: the chunk's fill cursor in this bucket
-                    at += size;
+    g.inv_cell = inv_cell;
+    uint32_t buckets = 16;
+    while (buckets < n * 4) buckets <<= 1;
+    g.mask = buckets - 1;
+    // A counting sort: each bucket's size, its end (a running sum), then the
+    // entries placed from the back, last triangle first, which leaves every
+    // start where its bucket begins and each bucket in triangle order.
+    g.start.assign(size_t(buckets) + 1, 0);
+    g.bucket_of_entry.clear();
+    for (size_t k = 0; k < n; ++k) {
+        const glm::ivec3 c0 = g.cells[2 * k], c1 = g.cells[2 * k + 1];
+        for (int z = c0.z; z <= c1.z; ++z)
+            for (int y = c0.y; y <= c1.y; ++y)
+                for (int x = c0.x; x <= c1.x; ++x) {
+                    const uint32_t b = uint32_t(hashCell(x, y, z)) & g.mask;
+                    g.bucket_of_entry.push_back(b);
+                    ++g.start[b];
                 }
-                bucket_start_[b + 1] = at;
-            }
-        }
-        // Pass 3: stable fill.
-        for (size_t k = k0; k < k1; ++k)
-            for (uint32_t e = tri_entry_[k]; e < tri_entry_[k + 1]; ++e) entries_[count[entry_bucket_[e]]++] = uint32_t(k);
+    }
+    uint32_t at = 0, largest = 0;
+    for (uint32_t b = 0; b < buckets; ++b) {
+        largest = std::max(largest, g.start[b]);
+        at += g.start[b];
+        g.start[b] = at;
+    }
+    g.start[buckets] = at;
+    g.largest = largest;
+    g.entries.resize(at);
+    uint32_t e = at;
+    for (size_t k = n; k-- > 0;) {
+        const glm::ivec3 c0 = g.cells[2 * k], c1 = g.cells[2 * k + 1];
+        const uint32_t count = uint32_t(size_t(c1.x - c0.x + 1) * size_t(c1.y - c0.y + 1) * size_t(c1.z - c0.z + 1));
+        e -= count;
+        for (uint32_t j = count; j-- > 0;) g.entries[--g.start[g.bucket_of_entry[e + j]]] = T.tri_offset + uint32_t(k);
     }
 }
 
 template <typename F>
 void ContactSearch::forCandidates(glm::vec3 p, uint32_t target, float search, F&& f) const {
-    if (tris_.empty()) return;
-    const uint32_t b = bucketOf(cellOf(p, inv_cell_), target);
-    for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-        const uint32_t k = entries_[e];
+    const Grid& g = targets_[target].grid;
+    const uint32_t b = g.bucketOf(p);
+    for (uint32_t e = g.start[b]; e < g.start[b + 1]; ++e) {
+        const uint32_t k = g.entries[e];
         const TriBound& tb = bounds_[k];
-        if (tb.target != target) continue;  // a hash collision
         const float reach = search + tb.radius;
         const glm::vec3 d = p - tb.centre;
         if (glm::dot(d, d) > reach * reach) continue;
@@ -429,25 +406,25 @@ void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, flo
 // sees dozens of its neighbour's triangles within the band.
 void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& targets, float search, float bone_band,
                                     Choice& ch, Candidate* cand) const {
-    const glm::ivec3 cell = cellOf(p, inv_cell_);
     for (uint32_t target : targets) {
         if (!inside(p, targets_[target].lo, targets_[target].hi)) continue;
         size_t count = 0;
-        const uint32_t b = bucketOf(cell, target);
+        const Grid& g = targets_[target].grid;
+        const uint32_t b = g.bucketOf(p);
         // Pass 1, without branches (about a third of a bucket passes, so a
         // branch per test would be mispredicted half the time): every entry
-        // is written, and the count moves on only for those that pass — the
-        // right target (not a hash collision), within search of the bounding
-        // sphere, and within search of the triangle's plane (a lower bound
-        // too: offer would refuse anything beyond the band).
-        for (uint32_t e = bucket_start_[b]; e < bucket_start_[b + 1]; ++e) {
-            const uint32_t k = entries_[e];
+        // is written, and the count moves on only for those that pass —
+        // within search of the bounding sphere (a hash collision from a far
+        // cell does not), and within search of the triangle's plane (a lower
+        // bound too: offer would refuse anything beyond the band).
+        for (uint32_t e = g.start[b]; e < g.start[b + 1]; ++e) {
+            const uint32_t k = g.entries[e];
             const TriBound& tb = bounds_[k];
             const float reach = search + tb.radius;
             const glm::vec3 d = p - tb.centre;
             const float d2 = glm::dot(d, d);
             const float plane = std::fabs(glm::dot(p, tb.normal) - tb.offset);
-            const bool pass = (tb.target == target) & (d2 <= reach * reach) & (plane <= search + 1e-6f);
+            const bool pass = (d2 <= reach * reach) & (plane <= search + 1e-6f);
             cand[count] = {k, d2, plane};
             count += size_t(pass);
         }
@@ -492,15 +469,12 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
 void ContactSearch::findContacts(World& w, float search, float muscle_depth, bool anchors) {
     search_ = search;
     anchors_ = anchors;
-    buildTriangles(w, search);
-    buildGrid(search);
+    buildTargets(w, search);
     // Per-thread candidate scratch, as large as the largest bucket (grows
-    // only when a bucket outgrows every earlier one).
-    uint32_t largest = 0;
-    for (size_t b = 0; b + 1 < bucket_start_.size(); ++b) largest = std::max(largest, bucket_start_[b + 1] - bucket_start_[b]);
-    size_t most_targets = 1;
-    for (const auto& list : muscle_mesh_targets_) most_targets = std::max(most_targets, list.size());
-    largest = uint32_t(std::min<size_t>(size_t(largest) * most_targets, entries_.size()));
+    // only when a bucket outgrows every earlier one; gatherTriangles reuses
+    // it from the start for each target).
+    uint32_t largest = 1;
+    for (const Target& T : targets_) largest = std::max(largest, T.grid.largest);
     scratch_stride_ = largest;
     if (scratch_.size() < size_t(omp_get_max_threads()) * largest) scratch_.resize(size_t(omp_get_max_threads()) * largest);
     const auto& X = w.particles.p;

@@ -48,6 +48,19 @@ public:
     void refresh(World& w);
 
 private:
+    // One target's triangles in a hashed uniform grid: each triangle listed
+    // in every cell its bounds padded by the search band touch, so a point
+    // within the band of a triangle finds it in its own cell's bucket.
+    struct Grid {
+        float inv_cell = 0.0f;              // 1 / cell (0: one cell for everything)
+        uint32_t mask = 0;                  // buckets − 1
+        uint32_t largest = 0;               // the largest bucket's size
+        std::vector<uint32_t> start;        // per bucket its first entry, size buckets + 1
+        std::vector<uint32_t> entries;      // tris_ indices grouped by bucket
+        std::vector<glm::ivec3> cells;      // scratch: per triangle its lowest and highest cell
+        std::vector<uint32_t> bucket_of_entry;  // scratch: in triangle order
+        uint32_t bucketOf(glm::vec3 p) const;
+    };
     struct Target {
         TargetDesc desc;
         std::vector<glm::uvec3> tris;       // indices into this target's vertices
@@ -56,6 +69,7 @@ private:
         uint32_t first_particle = 0;        // muscles: particle of vertex 0
         uint32_t tri_offset = 0;            // into tris_
         glm::vec3 lo{0.0f}, hi{0.0f};       // current bounds (expanded by search)
+        Grid grid;
         // A bone given as a capsule (no mesh): its closest point is exact.
         bool capsule() const { return desc.kind == TargetDesc::Kind::Body && tris.empty(); }
     };
@@ -66,16 +80,14 @@ private:
         glm::uvec3 v;     // the target's own vertex indices
     };
     static constexpr int kSlots = 3;  // contacts kept per particle (at an elbow: three bones)
-    // What the candidate loop reads first, compact and parallel to tris_:
-    // the target (most candidates in a cell belong to the particle's own
-    // muscle, not a target) and a bounding sphere (a particle farther than
-    // search + radius from the centre cannot be within the band).
+    // What the candidate loop reads first, compact and parallel to tris_: a
+    // bounding sphere (a particle farther than search + radius from the
+    // centre cannot be within the band) and the triangle's plane.
     struct TriBound {
         glm::vec3 centre;
         float radius;
         glm::vec3 normal;  // the face normal and the plane's offset: dot(normal, x) = offset
         float offset;
-        uint32_t target;
     };
     // Where a contact or sliding plane was found, so refresh() can move it
     // with its target: the triangle (global particles of a muscle, or a bone
@@ -96,9 +108,9 @@ private:
     };
 
     int targetIndex(const TargetDesc& t) const;
-    void buildTriangles(const World& w, float search);
-    void buildGrid(float search);
-    uint32_t bucketOf(glm::ivec3 cell, uint32_t target) const;
+    // Every target's triangles, bounds and grid at the current positions.
+    void buildTargets(const World& w, float search);
+    void buildGrid(Target& T, float search);
     Anchor anchorOf(const World& w, const Tri& t, glm::vec3 q, glm::vec3 n) const;
     // The kSlots targets a particle keeps while they are chosen (offer()).
     struct Choice {
@@ -135,17 +147,8 @@ private:
     std::vector<glm::vec3> face_normals_;                // scratch: one target's face normals
     std::vector<Tri> tris_;
     std::vector<TriBound> bounds_;
-    float cell_ = 0.01f;
-    float inv_cell_ = 100.0f;            // 1 / cell_ (0 for the one infinite cell)
     float search_ = 0.01f;
     bool anchors_ = true;                // findContacts' `anchors`
-    uint32_t bucket_mask_ = 0;
-    std::vector<uint32_t> bucket_start_;  // counting-sort offsets, size buckets + 1
-    std::vector<uint32_t> entries_;       // triangle indices grouped by bucket
-    std::vector<glm::ivec3> tri_cells_;  // per triangle: its lowest and highest grid cell
-    std::vector<uint32_t> entry_bucket_;  // scratch: bucket of each entry, in insertion order
-    std::vector<uint32_t> tri_entry_;     // scratch: first entry of each triangle (prefix of cell counts)
-    std::vector<uint32_t> chunk_count_;   // scratch: per thread chunk and bucket, its count, then its cursor
     std::vector<Candidate> scratch_;      // per thread: gatherTriangles' candidates
     size_t scratch_stride_ = 0;
     std::vector<Slot> slots_;             // kSlots per particle
