@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <tuple>
 
@@ -176,6 +177,19 @@ void ContactSearch::buildTargets(const World& w, float search) {
     }
     if (face_normals_.size() < threads * max_tris) face_normals_.resize(threads * max_tris);
     const int64_t nt = int64_t(targets_.size());
+    // The grids allocate inside the parallel loop (their sizes are known only
+    // there); an exception must not leave an OpenMP region (std::terminate),
+    // so the first one is kept and thrown after it ("out of memory" with the
+    // scene's name, not an abort).
+    std::exception_ptr failure;
+    auto grid = [&](Target& T) {
+        try {
+            buildGrid(T, search);
+        } catch (...) {
+#pragma omp critical(contact_search_failure)
+            if (!failure) failure = std::current_exception();
+        }
+    };
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t tix = 0; tix < nt; ++tix) {
         const uint32_t ti = uint32_t(tix);
@@ -189,7 +203,7 @@ void ContactSearch::buildTargets(const World& w, float search) {
                 const glm::vec3 a = b.capsule_now_a, c = b.capsule_now_b;
                 T.lo = glm::min(a, c) - (b.capsule_radius + boneBand(search));
                 T.hi = glm::max(a, c) + (b.capsule_radius + boneBand(search));
-                buildGrid(T, search);  // empty
+                grid(T);  // empty
                 continue;
             }
             for (uint32_t v = 0; v < T.vertex_count; ++v)
@@ -232,8 +246,9 @@ void ContactSearch::buildTargets(const World& w, float search) {
                                        glm::dot(tri.c - centre, tri.c - centre)});
             bounds_[T.tri_offset + k] = {centre, std::sqrt(r2), tri.normals.face, glm::dot(tri.normals.face, tri.a)};
         }
-        buildGrid(T, search);
+        grid(T);
     }
+    if (failure) std::rethrow_exception(failure);
 }
 
 uint32_t ContactSearch::Grid::bucketOf(glm::vec3 p) const {
