@@ -275,4 +275,43 @@ TEST(SolverModes, OverRelaxationUpTo19IsStable) {
     }
 }
 
+// Small steps (many substeps of one iteration each; Macklin et al. 2019).
+// The parallel modes stay bounded there, and so does SST at two iterations,
+// which is what the warning for SST at one iteration (sim::knownInstability,
+// shown by `run` and the Solver panel; docs/model.md §6) tells the user to use.
+TEST(SolverModes, ManySubstepsOfOneIterationStayBoundedWhereNoWarningIsGiven) {
+    struct Case {
+        SolverKind kind;
+        int iterations;
+    };
+    for (const char* scene : {"builtin:t1", "builtin:p1"}) {
+        for (Case c : {Case{SolverKind::Jacobi, 1}, Case{SolverKind::Coloring, 1}, Case{SolverKind::Hybrid, 1},
+                       Case{SolverKind::Sst, 2}}) {
+            sim::SolverParams p;
+            p.solver = c.kind;
+            p.substeps = 10;
+            p.iterations = c.iterations;
+            p.threads = 1;
+            EXPECT_EQ(sim::knownInstability(p), "") << sim::solverName(c.kind);
+            app::SceneDriver d;
+            ASSERT_EQ(d.load(scene), "");
+            ASSERT_EQ(d.setParams(p), "");
+            const std::string what = std::string(scene) + " " + std::string(sim::solverName(c.kind)) + " 10 x " +
+                                     std::to_string(c.iterations);
+            for (int f = 0; f < 40; ++f) ASSERT_TRUE(d.step().ok) << what << " frame " << f;
+            const auto& P = d.sim().world().particles;
+            float farthest = 0.0f;
+            for (size_t i = 0; i < P.size(); ++i) farthest = std::max(farthest, glm::length(P.x[i] - P.rest[i]));
+            EXPECT_LT(farthest, 0.1f) << what;
+            for (const auto& st : d.sim().muscleStats()) EXPECT_NEAR(st.volume / st.rest_volume, 1.0, 0.05) << what;
+        }
+    }
+    sim::SolverParams sst;
+    sst.substeps = 10;
+    sst.iterations = 1;
+    EXPECT_NE(sim::knownInstability(sst), "");
+    sst.substeps = 1;
+    EXPECT_EQ(sim::knownInstability(sst), "");
+}
+
 }  // namespace
