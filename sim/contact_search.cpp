@@ -393,7 +393,8 @@ void ContactSearch::offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_
 // A vertex deeper inside another muscle than `muscle_depth` is left alone:
 // muscles are thin, and the closest point of a deep vertex may lie on the far
 // side, so pushing it "out" would push it through.
-void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth) {
+void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth,
+                         bool anchors) {
     Slot* s = &slots_[i * kSlots];
     for (int k = 0; k < kSlots; ++k) {
         s[k].valid = 0;
@@ -405,7 +406,7 @@ void ContactSearch::keep(World& w, size_t i, const Choice& ch, float search, flo
         if (tissue && ch.point[k].signed_distance < -muscle_depth) continue;
         const Anchor a = capsule ? Anchor{}
                          : ch.tri[k] == ~0u ? ch.anchor[k]
-                         : anchors_         ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
+                         : anchors          ? anchorOf(w, tris_[ch.tri[k]], ch.point[k].point, ch.point[k].normal)
                                             : Anchor{};
         s[k] = {ch.point[k].point, ch.point[k].normal, 1, ch.target[k], a};
     }
@@ -486,7 +487,6 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
 
 void ContactSearch::findContacts(World& w, float search, float muscle_depth, bool anchors) {
     search_ = search;
-    anchors_ = anchors;
     buildTargets(w, search);
     // Per-thread candidate scratch, as large as the largest bucket (grows
     // only when a bucket outgrows every earlier one; gatherTriangles reuses
@@ -526,7 +526,7 @@ void ContactSearch::findContacts(World& w, float search, float muscle_depth, boo
             if (!(b.capsule_radius > 0.0f)) continue;
             offer(ch, t, closestOnBodyCapsule(p, b), ~0u, search, bone_band);
         }
-        keep(w, size_t(i), ch, search, bone_band, muscle_depth);
+        keep(w, size_t(i), ch, search, bone_band, muscle_depth, anchors);
     }
     compact(w);
 }
@@ -692,7 +692,10 @@ void ContactSearch::refresh(World& w) {
         }
         // A kept triangle plane stays whatever its distance now: it was
         // accepted by the search, and its constraint acts only while violated.
-        keep(w, size_t(i), ch, std::numeric_limits<float>::infinity(), bone_band, std::numeric_limits<float>::infinity());
+        // (Its slots carry their anchors already: `anchors` only matters for
+        // slots on a triangle found now, and refresh finds none.)
+        keep(w, size_t(i), ch, std::numeric_limits<float>::infinity(), bone_band, std::numeric_limits<float>::infinity(),
+             true);
     }
     compact(w);
     const int64_t ns = int64_t(w.sliding.size());

@@ -129,7 +129,9 @@ private:
                          Candidate* scratch) const;
     void offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_t tri, float search, float bone_band) const;
     // Writes the accepted choices into particle i's slots.
-    void keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth);
+    // `anchors`: as for findContacts (a slot on a triangle found now gets
+    // its anchor only when a refresh may follow).
+    void keep(World& w, size_t i, const Choice& ch, float search, float bone_band, float muscle_depth, bool anchors);
     // The contact list from the slots, in particle order, bones last in each run.
     void compact(World& w);
     // The plane of an anchor at the current positions (q, n unchanged for Exact).
@@ -148,7 +150,6 @@ private:
     std::vector<Tri> tris_;
     std::vector<TriBound> bounds_;
     float search_ = 0.01f;
-    bool anchors_ = true;                // findContacts' `anchors`
     std::vector<Candidate> scratch_;      // per thread: gatherTriangles' candidates
     size_t scratch_stride_ = 0;
     std::vector<Slot> slots_;             // kSlots per particle
