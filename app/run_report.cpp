@@ -10,6 +10,18 @@
 
 namespace app {
 
+namespace {
+
+// A particle as its muscle's mesh vertex (the muscle's particles are its
+// mesh's vertices in order, then its branch points), or −1.
+int vertexOf(const sim::Simulation& s, int muscle, int particle) {
+    if (muscle < 0 || particle < 0 || size_t(muscle) >= s.world().muscles.size()) return -1;
+    const sim::Muscle& m = s.world().muscles[size_t(muscle)];
+    return uint32_t(particle) >= m.first ? int(uint32_t(particle) - m.first) : -1;
+}
+
+}  // namespace
+
 void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     frame_ms.push_back(ms);
     for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
@@ -17,11 +29,13 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
     const sim::Simulation::BonePenetration pen = s.bonePenetration();
     if (pen.depth > bone_penetration.value || bone_penetration.frame < 0)
         bone_penetration = {pen.depth, pen.muscle, s.frame(),
-                            pen.body >= 0 ? s.world().bodies[size_t(pen.body)].name : std::string()};
+                            pen.body >= 0 ? s.world().bodies[size_t(pen.body)].name : std::string(),
+                            vertexOf(s, pen.muscle, pen.particle)};
     const sim::Simulation::MusclePenetration mp = s.musclePenetration();
     if (mp.depth > muscle_penetration.value || muscle_penetration.frame < 0)
         muscle_penetration = {mp.depth, mp.muscle, s.frame(),
-                              mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string()};
+                              mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string(),
+                              vertexOf(s, mp.muscle, mp.particle)};
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
     if (trace) {
         trace_time.push_back(s.time());
@@ -136,6 +150,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                   {"frame", seen ? json(e.frame) : json()}};
         x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();
         if (into_key && !e.into.empty()) x[into_key] = e.into;
+        if (into_key && seen && e.vertex >= 0) x["vertex"] = e.vertex;
         return x;
     };
     if (!rec.frame_ms.empty())

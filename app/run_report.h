@@ -28,6 +28,7 @@ struct RunRecorder {
         int muscle = -1;
         int64_t frame = -1;
         std::string into;  // penetrations: the bone / muscle it went into
+        int vertex = -1;   // penetrations: the muscle's vertex (index in its mesh)
     };
     // Penetrations: depth inside the surface less one contact radius (the
     // tolerance the contacts keep); volume ratios: frame −1 until a muscle is seen.

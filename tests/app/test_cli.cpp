@@ -207,6 +207,10 @@ TEST(Cli, PenetrationIsReportedForBonesAndMusclesWithItsMeasure) {
     EXPECT_GT(into, 0.0) << "measured where muscles touch";
     EXPECT_LT(into, 0.03) << "muscles 3 cm into each other: the tissue contacts are not acting";
     EXPECT_TRUE(o["muscle_penetration_m"]["into"].is_string());
+    // Where: the vertex, by its index in its muscle's mesh.
+    ASSERT_TRUE(o["muscle_penetration_m"]["vertex"].is_number_integer());
+    EXPECT_GE(o["muscle_penetration_m"]["vertex"].get<int>(), 0);
+    EXPECT_LT(o["muscle_penetration_m"]["vertex"].get<int>(), j["vertices"].get<int>());
     // Every vertex is measured (docs/model.md §8): a deepest vertex more than
     // 3 mm past the radius is one of the vertices counted past 3 mm.
     ASSERT_TRUE(o["most_muscle_vertices_past_3mm"].is_number_integer());
