@@ -14,7 +14,7 @@ const char* viewUsage() {
     return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
            "                   [--max-fps N] [--json OUT] [--timings] [--record OUT.mp4] [--no-ui]\n"
-           "                   [--panel study|study-cost] [--fast-render auto|on|off]\n"
+           "                   [--panel study|study-cost] [--fast-render auto|on|off] [--realtime]\n"
            "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
            "  --frames N    simulate exactly N frames while rendering, show the state after\n"
@@ -24,6 +24,9 @@ const char* viewUsage() {
            "  --json OUT    with --frames: the report `run --json` writes, for those N frames, plus\n"
            "                \"render\": how they were drawn (path, GL renderer, fps; not with -)\n"
            "  --timings     with --frames: show measured fps / ms in the image (not reproducible)\n"
+           "  --realtime    with --frames: step the sim at the scene's playback speed, as the window\n"
+           "                does, instead of as fast as it can (the same frames and image; the render\n"
+           "                fps then reads as a presenter sees it, the sim no longer taking its cores)\n"
            "  --record OUT  record a video (.mp4, .mkv, .webm, .gif ... through ffmpeg) at the scene's\n"
            "                frame rate, one video frame per simulated frame however slowly it draws;\n"
            "                with --frames N exactly frames 1..N, else until the window closes\n"
@@ -69,6 +72,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
         else if (a == "--screenshot") e = value(o.screenshot);
         else if (a == "--json") e = value(o.json);
         else if (a == "--timings") o.timings = true;
+        else if (a == "--realtime") o.realtime = true;
         else if (a == "--record") e = value(o.record);
         else if (a == "--no-ui") o.ui = false;
         else if (a == "--frames") e = integer(o.frames, 1, 1000000);
@@ -91,6 +95,7 @@ std::string parseViewOptions(const Args& args, ViewOptions& o, bool& help) {
     }
     if (!o.screenshot.empty() && o.frames == 0) return "--screenshot needs --frames N";
     if (!o.json.empty() && o.frames == 0) return "--json needs --frames N";
+    if (o.realtime && o.frames == 0) return "--realtime needs --frames N (the window always steps in real time)";
     // Refused before the run, not after it.
     try {
         if (!o.screenshot.empty()) checkOutputPath("--screenshot", o.screenshot);

@@ -16,6 +16,10 @@ struct ViewOptions {
     // Show measured timings (fps, ms) in a headless image; off by default so
     // the same settings give the same image bytes.
     bool timings = false;
+    // --realtime: a headless run steps at the scene's playback speed, as the
+    // window does, rather than flat out (the same frames; only the pace, and
+    // so what the render fps measures, changes).
+    bool realtime = false;
     int width = 1280, height = 720;
     bool hidden = false;     // window not shown (implied by --frames)
     // Render-rate cap (0: none). Frames beyond what a display shows only take

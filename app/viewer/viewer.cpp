@@ -46,7 +46,9 @@ std::string Viewer::init() {
         std::fprintf(stderr, "msxpbd view: %s\n", note.c_str());
         state_.status = note;
     }
-    if (opt_.frames > 0) state_.controls.unthrottled = true;  // headless: no need to wait for wall-clock time
+    // Headless: no need to wait for wall-clock time, unless asked to pace the
+    // sim as the window does (--realtime: measuring what a presenter sees).
+    if (opt_.frames > 0 && !opt_.realtime) state_.controls.unthrottled = true;
     state_.ui_visible = opt_.ui;
     applyFastRenderOption();
     preset_pending_ = !opt_.preset.empty();
@@ -395,11 +397,11 @@ int Viewer::runHeadless() {
     frame();
     const SimFrame& last = sim_.latest();
     // One line for scripts and the measurements: the render loop
-    // ran concurrently with a sim at full load.
+    // ran concurrently with the sim, flat out or paced (--realtime).
     const engine::render::RenderPath& path = renderer_.lastPath();
-    std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame  %s path  [%s]\n",
+    std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame (%s)  %s path  [%s]\n",
                 last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
-                last.threads, static_cast<long long>(last.frame), fps, double(stats_.sim_ms.mean()),
+                last.threads, static_cast<long long>(last.frame), fps, double(stats_.sim_ms.mean()), simPace(),
                 path.fast ? "fast" : "full", engine::buildType());
     if (!opt_.screenshot.empty()) {
         int w = 0, h = 0;
@@ -438,6 +440,7 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
     const engine::render::RenderPath& p = renderer_.lastPath();
     const engine::render::RenderStats& s = renderer_.stats();
     j["render"] = {{"fps", fps},
+                   {"sim_pace", simPace()},
                    {"path", p.fast ? "fast" : "full"},
                    {"fast_render", std::string(engine::render::fastRenderName(state_.render.fast_render))},
                    {"gl_renderer", renderer_.glRenderer()},
@@ -454,6 +457,8 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
     out << j.dump(2) << "\n";
     return out ? std::string() : path + ": write failed";
 }
+
+const char* Viewer::simPace() const { return opt_.realtime ? "real time" : "flat out"; }
 
 int Viewer::run() {
     // Out of memory while drawing (a scene too large for this machine): the

@@ -66,6 +66,8 @@ private:
     void handleDrag(double dx, double dy, int button, int mods);
     // --fast-render, when given, over the default or a preset.
     void applyFastRenderOption();
+    // How a headless run paced its sim: "flat out", or "real time" (--realtime).
+    const char* simPace() const;
     std::string addRenderReport(const std::string& path, double fps) const;
     void writeScreenshot();
     // Recording: takes up start/stop requests, encodes each newly stepped

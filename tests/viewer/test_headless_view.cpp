@@ -1,6 +1,7 @@
 // `msxpbd view --frames N` as scripts and presenters use it: exactly N
 // simulated frames, a reproducible image, the same report as `run --json`,
 // and a quick, clear failure when the scene does not load.
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -68,6 +69,30 @@ TEST(HeadlessView, ASceneThatDoesNotLoadEndsTheRunWithTheReason) {
         EXPECT_NE(r.output.find(scene.substr(scene.find_last_of("/:") + 1)), std::string::npos) << r.output;
     }
     std::remove(bad.c_str());
+}
+
+// --realtime steps the sim at the scene's playback speed, as the window
+// does: 90 frames of builtin:t1 (1/30 s each) take at least 3 s (flat out:
+// under 1 s here), and end in the same state as the flat-out run. (A lower bound on
+// the wall time only: a slow machine takes longer, never shorter.)
+TEST(HeadlessView, RealtimePacesTheSimAndKeepsTheSameFrames) {
+    const std::string a = test::tempPath("paced.json"), b = test::tempPath("flat.json");
+    const std::string args = "view --scene builtin:t1 --frames 90 --width 160 --height 120 --json ";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto paced = test::runCli(args + a + " --realtime");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_EQ(paced.exit_code, 0) << paced.output;
+    auto flat = test::runCli(args + b);
+    ASSERT_EQ(flat.exit_code, 0) << flat.output;
+    EXPECT_GE(seconds, 2.95) << "90 frames at 30 per second";
+    EXPECT_NE(paced.output.find("(real time)"), std::string::npos) << paced.output;
+    EXPECT_NE(flat.output.find("(flat out)"), std::string::npos) << flat.output;
+    auto jp = nlohmann::json::parse(slurp(a)), jf = nlohmann::json::parse(slurp(b));
+    EXPECT_EQ(jp["render"]["sim_pace"], "real time");
+    EXPECT_EQ(jf["render"]["sim_pace"], "flat out");
+    EXPECT_EQ(jp["final"]["positions_hash"], jf["final"]["positions_hash"]) << "pacing changed the simulation";
+    std::remove(a.c_str());
+    std::remove(b.c_str());
 }
 
 }  // namespace

@@ -33,4 +33,16 @@ TEST(ViewOptions, OutputPathsAreCheckedBeforeTheRun) {
     EXPECT_EQ(app::viewer::parseViewOptions({"--frames", "2", "--json", "-"}, o3, help), "");
 }
 
+// --realtime paces a headless run as the window paces itself; a window
+// always steps in real time, so without --frames it is refused.
+TEST(ViewOptions, RealtimeNeedsFrames) {
+    app::viewer::ViewOptions o, o2;
+    bool help = false;
+    EXPECT_FALSE(o.realtime);
+    ASSERT_EQ(app::viewer::parseViewOptions({"--frames", "3", "--realtime"}, o, help), "");
+    EXPECT_TRUE(o.realtime);
+    const std::string e = app::viewer::parseViewOptions({"--realtime"}, o2, help);
+    EXPECT_NE(e.find("--realtime needs --frames"), std::string::npos) << e;
+}
+
 }  // namespace
