@@ -101,8 +101,6 @@ Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats
             return r;
         }
         d.setActivationSource(act);
-        if (const std::string note = sim::knownInstability(d.sim().params()); rep == 0 && !note.empty())
-            std::fprintf(stderr, "msxpbd bench: %s: warning: %s\n", cfg.scene.c_str(), note.c_str());
         for (int f = 0; f < warmup; ++f) d.step();
         RunRecorder rec;
         rec.measure = false;

@@ -68,8 +68,6 @@ int runCommand(const Args& raw) {
                            " animation(s)");
         driver.setActivationSource(activation);
         if (overpressure) driver.setOverpressure(kappa);
-        if (const std::string note = sim::knownInstability(driver.sim().params()); !note.empty())
-            std::fprintf(stderr, "msxpbd run: warning: %s\n", note.c_str());
 
         RunRecorder recorder;
         recorder.trace = args.flag("--trace");

@@ -159,12 +159,4 @@ std::string validate(const SolverParams& p) {
     return {};
 }
 
-std::string knownInstability(const SolverParams& p) {
-    if (p.solver == SolverKind::Sst && p.iterations == 1 && p.substeps >= 2)
-        return "SST at 1 iteration per substep with " + std::to_string(p.substeps) +
-               " substeps can blow up (measured: P1 from 2 substeps, the oval and T4-T7 at 10); use 2 or more "
-               "iterations, or SMT-J / SMT-G / hybrid, which stay bounded";
-    return {};
-}
-
 }  // namespace sim

@@ -89,12 +89,6 @@ struct SolverParams {
     }
 };
 
-// A setting measured to be unstable, in words (empty when none): SST at one
-// iteration per substep with several substeps blows up from round-off on every
-// scene (docs/model.md §6 "Small steps in SST"). `run`, `bench` and the viewer's
-// Solver panel show it; the run goes ahead (the NaN guard still stops a blow-up).
-std::string knownInstability(const SolverParams& p);
-
 // Numeric parameter table: name, range, group and description, used by the
 // command line, presets and the UI. Access goes through a member pointer so
 // there is a single source of truth for each value.

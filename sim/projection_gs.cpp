@@ -29,6 +29,19 @@ void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
     }
 }
 
+void distancesInOrder(IterationContext& ctx, const uint32_t* order, size_t n, Family family) {
+    ScopedPhase timer(ctx.timers, family == Family::Fiber ? Phase::Fiber : Phase::Structure);
+    World& W = ctx.world;
+    for (size_t e = 0; e < n; ++e) {
+        const size_t k = order[e];
+        project::distance(W, k);
+        if (ctx.check) {
+            const DistanceConstraint& c = W.distances.c[k];
+            if (report(ctx, family, k, c.i, W.particles.p[c.i]) || report(ctx, family, k, c.j, W.particles.p[c.j])) return;
+        }
+    }
+}
+
 void volume(IterationContext& ctx, size_t vi) {
     World& W = ctx.world;
     VolumeConstraint& vc = W.volumes[vi];

@@ -319,6 +319,7 @@ void Simulation::runFrame(FailureSite* check) {
     Solver* solver = solver_.get();
     if (check) {
         checker = makeSolver(SolverKind::Sst);
+        checker->rebuild(world_, params_);  // its sweep order (sim/sweep_order.h)
         solver = checker.get();
     }
     // Contacts are searched within a band around each target (docs/model.md

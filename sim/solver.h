@@ -73,6 +73,8 @@ public:
 // parallel modes reuse the ones they do not parallelise.
 namespace gs {
 void distances(IterationContext& ctx, size_t begin, size_t end, Family family);
+// The constraints order[0 .. n − 1], in that order.
+void distancesInOrder(IterationContext& ctx, const uint32_t* order, size_t n, Family family);
 void volume(IterationContext& ctx, size_t volume_index);
 void volumes(IterationContext& ctx);
 void planes(IterationContext& ctx);

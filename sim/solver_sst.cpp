@@ -12,6 +12,11 @@
 // stays for one thread, for scenes whose largest muscle holds more than its
 // share of the work (one muscle: nothing to share), and for the NaN guard's
 // replay, which must stop at the first non-finite result in sweep order.
+//
+// At one iteration per substep over several substeps the surface fibres are
+// swept in a first-fit colour order (sim/sweep_order.h): the index order,
+// chain by chain along the mesh, blows up there (docs/model.md §6 "Small
+// steps in SST"). Every other setting keeps the index order.
 #include <algorithm>
 
 #include <omp.h>
@@ -19,6 +24,7 @@
 #include "sim/parallel_passes.h"
 #include "sim/projection_items.h"
 #include "sim/solver.h"
+#include "sim/sweep_order.h"
 
 namespace sim {
 
@@ -45,6 +51,17 @@ public:
         };
         ranges(0, D.structure_begin, fiber_);
         ranges(D.structure_begin, D.size(), structure_);
+        // Each muscle's fibres in colour order, in place of its range (or
+        // all of them as one range when they are not grouped by muscle).
+        fiber_order_.resize(D.structure_begin);
+        auto colour = [&](uint32_t begin, uint32_t end) {
+            const std::vector<uint32_t> o = firstFitColourOrder(D, begin, end, w.particles.size());
+            std::copy(o.begin(), o.end(), fiber_order_.begin() + begin);
+        };
+        if (by_muscle_)
+            for (size_t m = 0; m < nm; ++m) colour(fiber_[m], fiber_[m + 1]);
+        else
+            colour(0, uint32_t(D.structure_begin));
         // Sliding connections of each muscle, in list order.
         sliding_start_.assign(nm + 1, 0);
         for (const SlidingConnection& s : w.sliding) ++sliding_start_[w.particles.muscle[s.particle] + 1];
@@ -56,9 +73,10 @@ public:
         for (size_t v = 0; v < w.volumes.size(); ++v) volume_of_[w.volumes[v].muscle] = int32_t(v);
     }
     void solve(IterationContext& ctx, int iterations) override {
+        const bool coloured = colourOrder(ctx.params, iterations);
         if (ctx.check || !by_muscle_ || !iteration_.balanced(omp_get_max_threads())) {
             for (int it = 0; it < iterations; ++it) {
-                iterate(ctx);
+                iterate(ctx, coloured);
                 if (ctx.check && ctx.check->found()) return;
                 ctx.iterationDone();
             }
@@ -68,7 +86,13 @@ public:
         World& W = ctx.world;
         const float sat = ctx.coef.alpha_tilde[fi(Family::Sliding)], ss = ctx.coef.scale[fi(Family::Sliding)];
         const std::vector<MuscleStage> stages = {
-            {Phase::Fiber, [&](uint32_t m) { for (uint32_t k = fiber_[m]; k < fiber_[m + 1]; ++k) project::distance(W, k); }},
+            {Phase::Fiber,
+             [&](uint32_t m) {
+                 if (coloured)
+                     for (uint32_t e = fiber_[m]; e < fiber_[m + 1]; ++e) project::distance(W, fiber_order_[e]);
+                 else
+                     for (uint32_t k = fiber_[m]; k < fiber_[m + 1]; ++k) project::distance(W, k);
+             }},
             {Phase::Structure,
              [&](uint32_t m) { for (uint32_t k = structure_[m]; k < structure_[m + 1]; ++k) project::distance(W, k); }},
             {Phase::Volume, [&](uint32_t m) { if (volume_of_[m] >= 0) gs::volume(ctx, size_t(volume_of_[m])); }},
@@ -84,10 +108,17 @@ public:
     }
 
 private:
-    void iterate(IterationContext& ctx) {
+    // The colour order where the index order is unstable: one iteration
+    // per substep, several substeps.
+    static bool colourOrder(const SolverParams& p, int iterations) { return iterations == 1 && p.substeps > 1; }
+
+    void iterate(IterationContext& ctx, bool coloured) {
         const DistanceSet& D = ctx.world.distances;
         auto stop = [&] { return ctx.check && ctx.check->found(); };
-        gs::distances(ctx, 0, D.structure_begin, Family::Fiber);
+        if (coloured)
+            gs::distancesInOrder(ctx, fiber_order_.data(), fiber_order_.size(), Family::Fiber);
+        else
+            gs::distances(ctx, 0, D.structure_begin, Family::Fiber);
         if (stop()) return;
         gs::distances(ctx, D.structure_begin, D.size(), Family::Structure);
         if (stop()) return;
@@ -104,6 +135,7 @@ private:
     MuscleIteration iteration_;
     bool by_muscle_ = false;
     std::vector<uint32_t> fiber_, structure_;   // per muscle: its range of each family, + end
+    std::vector<uint32_t> fiber_order_;         // the fibres, each muscle's range in colour order
     std::vector<uint32_t> sliding_start_;       // per muscle: its entries of sliding_, + end
     std::vector<uint32_t> sliding_;             // sliding connections, muscle by muscle
     std::vector<int32_t> volume_of_;            // per muscle: its volume constraint (−1: none)

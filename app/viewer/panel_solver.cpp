@@ -63,11 +63,6 @@ void drawSolverPanel(PanelContext& c) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("sigma-hat: the seed's per-axis formula (paper) or the rotation-invariant projection");
     for (const char* g : {"solver", "time", "activation", "contacts"}) drawNumericGroup(c, g);
-    if (const std::string note = sim::knownInstability(p); !note.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", note.c_str());
-        ImGui::PopTextWrapPos();
-    }
 
     if (const SceneInfo* info = c.frame.scene.get()) {
         const auto& k = info->counts;
