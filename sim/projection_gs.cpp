@@ -15,12 +15,15 @@ inline bool report(IterationContext& ctx, Family f, size_t index, uint32_t parti
     *ctx.check = {f, false, int64_t(index), particle};
     return true;
 }
-}  // namespace
 
-void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
+// The distance constraints index(0) .. index(n − 1), in that order; with a
+// check, stops at the first that produces a non-finite position.
+template <typename Index>
+void sweep(IterationContext& ctx, size_t n, Family family, Index index) {
     ScopedPhase timer(ctx.timers, family == Family::Fiber ? Phase::Fiber : Phase::Structure);
     World& W = ctx.world;
-    for (size_t k = begin; k < end; ++k) {
+    for (size_t e = 0; e < n; ++e) {
+        const size_t k = index(e);
         project::distance(W, k);
         if (ctx.check) {
             const DistanceConstraint& c = W.distances.c[k];
@@ -28,18 +31,14 @@ void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
         }
     }
 }
+}  // namespace
+
+void distances(IterationContext& ctx, size_t begin, size_t end, Family family) {
+    sweep(ctx, end - begin, family, [begin](size_t e) { return begin + e; });
+}
 
 void distancesInOrder(IterationContext& ctx, const uint32_t* order, size_t n, Family family) {
-    ScopedPhase timer(ctx.timers, family == Family::Fiber ? Phase::Fiber : Phase::Structure);
-    World& W = ctx.world;
-    for (size_t e = 0; e < n; ++e) {
-        const size_t k = order[e];
-        project::distance(W, k);
-        if (ctx.check) {
-            const DistanceConstraint& c = W.distances.c[k];
-            if (report(ctx, family, k, c.i, W.particles.p[c.i]) || report(ctx, family, k, c.j, W.particles.p[c.j])) return;
-        }
-    }
+    sweep(ctx, n, family, [order](size_t e) { return size_t(order[e]); });
 }
 
 void volume(IterationContext& ctx, size_t vi) {

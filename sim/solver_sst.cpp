@@ -53,15 +53,8 @@ public:
         ranges(D.structure_begin, D.size(), structure_);
         // Each muscle's fibres in colour order, in place of its range (or
         // all of them as one range when they are not grouped by muscle).
-        fiber_order_.resize(D.structure_begin);
-        auto colour = [&](uint32_t begin, uint32_t end) {
-            const std::vector<uint32_t> o = firstFitColourOrder(D, begin, end, w.particles.size());
-            std::copy(o.begin(), o.end(), fiber_order_.begin() + begin);
-        };
-        if (by_muscle_)
-            for (size_t m = 0; m < nm; ++m) colour(fiber_[m], fiber_[m + 1]);
-        else
-            colour(0, uint32_t(D.structure_begin));
+        fiber_order_ = firstFitColourOrder(D, by_muscle_ ? fiber_ : std::vector<uint32_t>{0, uint32_t(D.structure_begin)},
+                                           w.particles.size());
         // Sliding connections of each muscle, in list order.
         sliding_start_.assign(nm + 1, 0);
         for (const SlidingConnection& s : w.sliding) ++sliding_start_[w.particles.muscle[s.particle] + 1];

@@ -19,8 +19,10 @@ namespace sim {
 
 struct DistanceSet;
 
-// The constraints begin .. end − 1 of `d` in first-fit colour order (a
-// permutation of that range; the same for any thread count and run).
-std::vector<uint32_t> firstFitColourOrder(const DistanceSet& d, uint32_t begin, uint32_t end, size_t particles);
+// The constraints starts.front() .. starts.back() − 1 of `d`, each range
+// starts[r] .. starts[r + 1] − 1 (one muscle's, touching its own particles
+// only) in first-fit colour order in its own place: a permutation, the same
+// for any thread count and run.
+std::vector<uint32_t> firstFitColourOrder(const DistanceSet& d, const std::vector<uint32_t>& starts, size_t particles);
 
 }  // namespace sim
