@@ -34,6 +34,15 @@ sim::MuscleDesc ovalMuscle(const std::string& name, glm::vec3 centre, glm::vec3 
     return d;
 }
 
+sim::BodyDesc capsuleBone(const std::string& name, glm::vec3 a, glm::vec3 b, float radius) {
+    sim::BodyDesc capsule;
+    capsule.name = name;
+    capsule.capsule_a = a;
+    capsule.capsule_b = b;
+    capsule.capsule_radius = radius;
+    return capsule;
+}
+
 // Five spindles side by side and crossing, 2–6 mm apart or overlapping, each
 // touching every other one, a mesh bone and a capsule bone.
 sim::SceneDesc packedScene() {
@@ -52,12 +61,7 @@ sim::SceneDesc packedScene() {
     mesh.transform = glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(0.013f, 0.002f, -0.035f)), 0.4f,
                                  glm::vec3(0.2f, 1.0f, 0.1f));
     s.bodies.push_back(mesh);
-    sim::BodyDesc capsule;
-    capsule.name = "capsule bone";
-    capsule.capsule_a = {0.013f, -0.03f, 0.015f};
-    capsule.capsule_b = {0.013f, 0.03f, 0.015f};
-    capsule.capsule_radius = 0.005f;
-    s.bodies.push_back(capsule);
+    s.bodies.push_back(capsuleBone("capsule bone", {0.013f, -0.03f, 0.015f}, {0.013f, 0.03f, 0.015f}, 0.005f));
     for (size_t m = 0; m < s.muscles.size(); ++m) {
         for (size_t o = 0; o < s.muscles.size(); ++o)
             if (o != m) s.muscles[m].contact_targets.push_back({sim::TargetDesc::Kind::Muscle, int(o)});
@@ -67,9 +71,9 @@ sim::SceneDesc packedScene() {
     return s;
 }
 
-sim::World jitteredWorld() {
+sim::World jitteredWorld(const sim::SceneDesc& scene = packedScene()) {
     sim::World w;
-    EXPECT_EQ(sim::buildWorld(packedScene(), w), "");
+    EXPECT_EQ(sim::buildWorld(scene, w), "");
     // Deterministic jitter up to ~1.5 mm, so the surfaces are not the smooth rest ones.
     for (size_t i = 0; i < w.particles.size(); ++i) {
         const float t = float(i);
@@ -233,25 +237,14 @@ TEST(ContactSearch, ACapsuleHeldAtTheSearchStaysWhenItsVertexIsFlungPastTheBand)
     }
 }
 
-// The same vertex flung to within the band of another capsule while its
-// three slots are full (two muscles and the far capsule): the far capsule
-// gives its slot to the near one; the muscles' planes stay.
+// A vertex holding two muscles and a capsule (its three slots full) flung
+// past that capsule's band to within the band of a second capsule: the far
+// capsule gives its slot to the near one; the muscles' planes stay.
 TEST(ContactSearch, AFarHeldCapsuleGivesWayToABoneWithinTheBand) {
     sim::SceneDesc s = packedScene();
-    sim::BodyDesc far;
-    far.name = "second capsule";
-    far.capsule_a = {0.2f, -0.03f, 0.0f};
-    far.capsule_b = {0.2f, 0.03f, 0.0f};
-    far.capsule_radius = 0.005f;
-    s.bodies.push_back(far);
+    s.bodies.push_back(capsuleBone("second capsule", {0.2f, -0.03f, 0.0f}, {0.2f, 0.03f, 0.0f}, 0.005f));
     for (auto& m : s.muscles) m.contact_targets.push_back({sim::TargetDesc::Kind::Body, 2});
-    sim::World w;
-    ASSERT_EQ(sim::buildWorld(s, w), "");
-    for (size_t i = 0; i < w.particles.size(); ++i) {
-        const float t = float(i);
-        w.particles.p[i] = w.particles.x[i] + 0.0015f * glm::vec3(std::sin(1.7f * t), std::sin(2.3f * t + 1.0f),
-                                                                 std::sin(3.1f * t + 2.0f));
-    }
+    sim::World w = jitteredWorld(s);
     sim::ContactSearch search;
     search.prepare(w);
     search.findContacts(w, kSearch, kMuscleDepth);
