@@ -1,5 +1,7 @@
 #include "sim/sweep_order.h"
 
+#include <bit>
+
 #include "sim/world.h"
 
 namespace sim {
@@ -22,7 +24,7 @@ std::vector<uint32_t> firstFitColourOrder(const DistanceSet& d, const std::vecto
         for (uint32_t k = begin; k < end; ++k) {
             const DistanceConstraint& c = d.c[k];
             const uint64_t busy = held[c.i] | held[c.j];
-            const int free = busy == ~uint64_t(0) ? kColours - 1 : __builtin_ctzll(~busy);
+            const int free = busy == ~uint64_t(0) ? kColours - 1 : std::countr_zero(~busy);
             held[c.i] |= uint64_t(1) << free;
             held[c.j] |= uint64_t(1) << free;
             colour[k - first] = uint8_t(free);
