@@ -48,11 +48,12 @@ bool inside(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
     return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
 }
 
-float angleAt(glm::vec3 at, glm::vec3 u, glm::vec3 v) {
-    glm::vec3 a = u - at, b = v - at;
-    float la = glm::length(a), lb = glm::length(b);
+// The angle at `at` between the edges to u and v, given their lengths
+// la = |u − at| and lb = |v − at| (a triangle's three edge lengths serve
+// its three corners: |u − at| and |at − u| are the same bits).
+float angleAt(glm::vec3 at, glm::vec3 u, glm::vec3 v, float la, float lb) {
     if (!(la > 0.0f && lb > 0.0f)) return 0.0f;
-    return std::acos(std::clamp(glm::dot(a, b) / (la * lb), -1.0f, 1.0f));
+    return std::acos(std::clamp(glm::dot(u - at, v - at) / (la * lb), -1.0f, 1.0f));
 }
 
 // Bone capsules are evaluated exactly at every projection (Contact::
@@ -220,14 +221,17 @@ void ContactSearch::buildTargets(const World& w, float search) {
             glm::vec3 a = positions[t.x], b = positions[t.y], c = positions[t.z];
             glm::vec3 n = safeNormalize(glm::cross(b - a, c - a));
             face_normals[k] = n;
-            vertex_normals[t.x] += angleAt(a, b, c) * n;
-            vertex_normals[t.y] += angleAt(b, c, a) * n;
-            vertex_normals[t.z] += angleAt(c, a, b) * n;
+            const float ab = glm::length(b - a), bc = glm::length(c - b), ca = glm::length(a - c);
+            vertex_normals[t.x] += angleAt(a, b, c, ab, ca) * n;
+            vertex_normals[t.y] += angleAt(b, c, a, bc, ab) * n;
+            vertex_normals[t.z] += angleAt(c, a, b, ca, bc) * n;
             lo = glm::min(lo, glm::min(glm::min(a, b), c));
             hi = glm::max(hi, glm::max(glm::max(a, b), c));
         }
         T.lo = lo - search;
         T.hi = hi + search;
+        // Each vertex's pseudo-normal normalised once, not at each corner.
+        for (uint32_t v = 0; v < T.vertex_count; ++v) vertex_normals[v] = safeNormalize(vertex_normals[v]);
         for (uint32_t k = 0; k < T.tris.size(); ++k) {
             const glm::uvec3 t = T.tris[k];
             Tri& tri = tris_[T.tri_offset + k];
@@ -236,7 +240,7 @@ void ContactSearch::buildTargets(const World& w, float search) {
             tri.c = positions[t.z];
             tri.normals.face = face_normals[k];
             for (int e = 0; e < 3; ++e) {
-                tri.normals.vertex[e] = safeNormalize(vertex_normals[t[e]]);
+                tri.normals.vertex[e] = vertex_normals[t[e]];
                 tri.normals.edge[e] = safeNormalize(face_normals[k] + face_normals[T.neighbour[k][e]]);
             }
             tri.target = ti;
