@@ -35,6 +35,9 @@ struct SceneInfo {
     // Where the bones reach over every animation (plus a margin for the
     // muscles on them): "frame all" keeps the whole motion in view.
     engine::render::Bounds motion_bounds;
+    // The same samples as spheres (xyz centre, w radius): what "frame all"
+    // fits, tighter than their box.
+    std::vector<glm::vec4> motion_spheres;
     engine::SceneSolverSettings solver;        // the scene's own substeps / carry
     size_t vertices = 0, branch_points = 0;
     sim::ConstraintCounts counts;

@@ -132,12 +132,14 @@ void Viewer::frame() {
     if (fbw <= 0 || fbh <= 0) return;  // minimised
     renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     if (state_.frame_requested && renderer_.lastBounds().valid()) {
-        // What is drawn now, and everywhere the animation takes the bones.
-        engine::render::Bounds all = renderer_.lastBounds();
-        if (f.scene && f.scene->motion_bounds.valid()) {
-            all.add(f.scene->motion_bounds.lo);
-            all.add(f.scene->motion_bounds.hi);
-        }
+        // What is drawn now (its box's corners), and everywhere the
+        // animation takes the bones (spheres along the motion).
+        const engine::render::Bounds now = renderer_.lastBounds();
+        std::vector<glm::vec4> spheres;
+        for (int i = 0; i < 8; ++i)
+            spheres.emplace_back((i & 1) ? now.hi.x : now.lo.x, (i & 2) ? now.hi.y : now.lo.y,
+                                 (i & 4) ? now.hi.z : now.lo.z, 0.0f);
+        if (f.scene) spheres.insert(spheres.end(), f.scene->motion_spheres.begin(), f.scene->motion_spheres.end());
         // Into the part of the window the panels leave free (symmetric about
         // the centre, where the camera looks).
         int ww = 0, wh = 0;
@@ -148,7 +150,7 @@ void Viewer::frame() {
             fill_x = std::max(0.25f, (half_w - std::max(kLeftPanelWidth, kRightPanelWidth)) / half_w);
             fill_y = std::max(0.5f, (half_h - kTimelineHeight) / half_h);
         }
-        state_.camera.frame(all, float(fbw) / float(fbh), fill_x, fill_y);
+        state_.camera.frame(spheres, float(fbw) / float(fbh), fill_x, fill_y);
         state_.frame_requested = false;
         renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     }

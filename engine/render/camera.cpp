@@ -38,7 +38,24 @@ void OrbitCamera::zoom(float wheel_steps) {
 
 void OrbitCamera::frame(const Bounds& b, float aspect, float fill_x, float fill_y) {
     if (!b.valid()) return;
-    target = b.center();
+    std::vector<glm::vec4> corners;
+    for (int i = 0; i < 8; ++i)
+        corners.emplace_back((i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z, 0.0f);
+    frame(corners, aspect, fill_x, fill_y);
+}
+
+void OrbitCamera::frame(const std::vector<glm::vec4>& spheres, float aspect, float fill_x, float fill_y) {
+    Bounds box;
+    float largest = 0.0f;
+    for (const glm::vec4& s : spheres) {
+        if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
+        const float r = std::max(s.w, 0.0f);
+        box.add(glm::vec3(s) - r);
+        box.add(glm::vec3(s) + r);
+        largest = std::max(largest, r);
+    }
+    if (!box.valid()) return;
+    target = box.center();
     // The view axes for the current angles (they do not depend on distance).
     const glm::vec3 back(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
     const glm::vec3 right = glm::normalize(glm::cross(glm::vec3(0, 1, 0), back));
@@ -46,17 +63,55 @@ void OrbitCamera::frame(const Bounds& b, float aspect, float fill_x, float fill_
     const float margin = 0.92f;
     const float tan_y = std::tan(0.5f * fov_y) * std::clamp(fill_y, 0.1f, 1.0f) * margin;
     const float tan_x = std::tan(0.5f * fov_y) * std::max(aspect, 1e-3f) * std::clamp(fill_x, 0.1f, 1.0f) * margin;
-    // Each corner at view depth (d − z) must satisfy |x| ≤ tan_x (d − z) and
-    // |y| ≤ tan_y (d − z): the smallest d that holds for all of them.
-    float d = 1e-3f;
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 c((i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z);
-        const glm::vec3 q = c - target;
-        const float x = std::abs(glm::dot(q, right)), y = std::abs(glm::dot(q, up)), z = glm::dot(q, back);
-        d = std::max({d, z + x / tan_x, z + y / tan_y});
+    // Each sphere, at view depth (d − z), must satisfy |x| + r ≤ tan_x (d − z − r)
+    // and the same in y (its bounding square moved to its nearest depth: a
+    // little conservative): the smallest d that holds for all of them. Then
+    // the target moves to the middle of what the spheres cover on screen and
+    // the distance is fitted again, a few times (a figure deep along the
+    // view, seen from steeply above, needs several: perspective moves its
+    // screen centre as the camera comes closer).
+    constexpr int kPasses = 4;
+    for (int pass = 0; pass < kPasses; ++pass) {
+        float d = 1e-3f;
+        for (const glm::vec4& s : spheres) {
+            if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
+            const float r = std::max(s.w, 0.0f);
+            const glm::vec3 q = glm::vec3(s) - target;
+            const float x = std::abs(glm::dot(q, right)) + r, y = std::abs(glm::dot(q, up)) + r, z = glm::dot(q, back) + r;
+            d = std::max({d, z + x / tan_x, z + y / tan_y});
+        }
+        distance = d;
+        if (pass == kPasses - 1) break;
+        // Centre what the spheres cover on screen at this distance: moving
+        // the target by δ along an axis moves each sphere's screen extent
+        // by −δ / depth, so the sum of the two sides' extremes falls
+        // monotonically with δ and is zero at one δ, found by bisection.
+        auto centre = [&](const glm::vec3& axis) {
+            auto sides = [&](float delta) {
+                float lo = 1e30f, hi = -1e30f;
+                for (const glm::vec4& s : spheres) {
+                    if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
+                    const float r = std::max(s.w, 0.0f);
+                    const glm::vec3 q = glm::vec3(s) - target;
+                    const float depth = std::max(d - glm::dot(q, back) - r, 1e-6f);
+                    const float a = glm::dot(q, axis) - delta;
+                    lo = std::min(lo, (a - r) / depth), hi = std::max(hi, (a + r) / depth);
+                }
+                return lo + hi;
+            };
+            float a = -d, b = d;  // the shift stays within the distance
+            for (int i = 0; i < 40 && b - a > 1e-6f * d; ++i) {
+                const float m = 0.5f * (a + b);
+                (sides(m) > 0.0f ? a : b) = m;
+            }
+            return 0.5f * (a + b);
+        };
+        const float dx = centre(right), dy = centre(up);
+        target += dx * right + dy * up;
     }
-    // Not inside the box's own bounding sphere (the near plane would cut it).
-    distance = std::max(d, 1.05f * std::max(b.radius(), 1e-3f));
+    // Every sphere lies in front of the camera (d − z − r > 0 above); the
+    // largest one must not reach the near plane either.
+    distance = std::max(distance, 1.05f * std::max(largest, 1e-3f));
 }
 
 glm::vec3 OrbitCamera::eye() const {

@@ -2,8 +2,11 @@
 // so the viewer's mouse handling and "frame all" can be unit-tested.
 #pragma once
 
+#include <vector>
+
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 namespace engine::render {
 
@@ -32,6 +35,12 @@ public:
     // of which only the central `fill_x` × `fill_y` share is free (the rest is
     // covered by panels), with a small margin.
     void frame(const Bounds& b, float aspect = 16.0f / 9.0f, float fill_x = 1.0f, float fill_y = 1.0f);
+    // The same for a set of spheres (xyz centre, w radius): each one inside
+    // the free region, the view centred on what they cover on screen (not on
+    // the centre of their box), so a figure fills the region more tightly
+    // than its axis-aligned box would let it.
+    void frame(const std::vector<glm::vec4>& spheres, float aspect = 16.0f / 9.0f, float fill_x = 1.0f,
+               float fill_y = 1.0f);
 
     glm::vec3 eye() const;
     glm::mat4 view() const;
