@@ -32,11 +32,10 @@ struct SceneInfo {
     std::vector<float> muscle_activation;     // scene defaults (initial activation)
     std::vector<std::string> animations;
     std::vector<double> durations;
-    // Where the bones reach over every animation (plus a margin for the
-    // muscles on them): "frame all" keeps the whole motion in view.
-    engine::render::Bounds motion_bounds;
-    // The same samples as spheres (xyz centre, w radius): what "frame all"
-    // fits, tighter than their box.
+    // Where the bones reach over every animation, as spheres (xyz centre, w
+    // radius: the capsule plus a margin for the muscles on it), and the box
+    // of a muscle-less scene's meshes over its animations as zero-radius
+    // corners: "frame all" keeps the whole motion in view.
     std::vector<glm::vec4> motion_spheres;
     engine::SceneSolverSettings solver;        // the scene's own substeps / carry
     size_t vertices = 0, branch_points = 0;

@@ -251,7 +251,7 @@ void SimThread::rebuildInfo(bool new_load) {
     // A property of the scene: a solver rebuild keeps the loaded one's.
     constexpr int kSweepSamples = 48;
     constexpr float kMuscleMargin = 0.03f;  // m: muscles lie on their bones
-    if (!new_load && info_) info->motion_bounds = info_->motion_bounds, info->motion_spheres = info_->motion_spheres;
+    if (!new_load && info_) info->motion_spheres = info_->motion_spheres;
     for (size_t a = 0; (new_load || !info_) && a < scene.animations.size(); ++a) {
         const double d = scene.duration(int(a));
         std::vector<std::vector<glm::mat4>> samples;
@@ -262,27 +262,18 @@ void SimThread::rebuildInfo(bool new_load) {
             bool moves = false;
             for (const auto& T : samples) moves = moves || T[b] != samples.front()[b];
             if (!moves) continue;
-            const glm::vec3 pad(body.capsule_radius + kMuscleMargin);
+            const float pad = body.capsule_radius + kMuscleMargin;
             for (const auto& T : samples)
-                for (const glm::vec3& end : {body.capsule_a, body.capsule_b}) {
-                    const glm::vec3 q = glm::vec3(T[b] * glm::vec4(end, 1.0f));
-                    info->motion_bounds.add(q - pad);
-                    info->motion_bounds.add(q + pad);
-                    info->motion_spheres.emplace_back(q, pad.x);
-                }
+                for (const glm::vec3& end : {body.capsule_a, body.capsule_b})
+                    info->motion_spheres.emplace_back(glm::vec3(T[b] * glm::vec4(end, 1.0f)), pad);
         }
     }
     // A scene without muscles: everywhere its meshes reach (skinned,
-    // morphed) over every animation.
+    // morphed) over every animation (once per load, as the sweep above: a
+    // solver rebuild keeps the loaded list).
     const auto& topo = *info->topology;
-    if (topo.mesh_motion_lo.x <= topo.mesh_motion_hi.x) {
-        info->motion_bounds.add(topo.mesh_motion_lo);
-        info->motion_bounds.add(topo.mesh_motion_hi);
-        for (int i = 0; i < 8; ++i)
-            info->motion_spheres.emplace_back((i & 1) ? topo.mesh_motion_hi.x : topo.mesh_motion_lo.x,
-                                              (i & 2) ? topo.mesh_motion_hi.y : topo.mesh_motion_lo.y,
-                                              (i & 4) ? topo.mesh_motion_hi.z : topo.mesh_motion_lo.z, 0.0f);
-    }
+    if (new_load || !info_)
+        engine::render::Bounds{topo.mesh_motion_lo, topo.mesh_motion_hi}.appendCorners(info->motion_spheres);
     for (size_t a = 0; a < scene.animations.size(); ++a) {
         info->animations.push_back(scene.animations[a].name.empty() ? "animation " + std::to_string(a)
                                                                      : scene.animations[a].name);

@@ -134,11 +134,8 @@ void Viewer::frame() {
     if (state_.frame_requested && renderer_.lastBounds().valid()) {
         // What is drawn now (its box's corners), and everywhere the
         // animation takes the bones (spheres along the motion).
-        const engine::render::Bounds now = renderer_.lastBounds();
         std::vector<glm::vec4> spheres;
-        for (int i = 0; i < 8; ++i)
-            spheres.emplace_back((i & 1) ? now.hi.x : now.lo.x, (i & 2) ? now.hi.y : now.lo.y,
-                                 (i & 4) ? now.hi.z : now.lo.z, 0.0f);
+        renderer_.lastBounds().appendCorners(spheres);
         if (f.scene) spheres.insert(spheres.end(), f.scene->motion_spheres.begin(), f.scene->motion_spheres.end());
         // Into the part of the window the panels leave free (symmetric about
         // the centre, where the camera looks).

@@ -15,6 +15,12 @@ void Bounds::add(const glm::vec3& p) {
 
 float Bounds::radius() const { return valid() ? 0.5f * glm::length(hi - lo) : 0.0f; }
 
+void Bounds::appendCorners(std::vector<glm::vec4>& spheres) const {
+    if (!valid()) return;
+    for (int i = 0; i < 8; ++i)
+        spheres.emplace_back((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z, 0.0f);
+}
+
 void OrbitCamera::orbit(float dx_px, float dy_px) {
     constexpr float kRadPerPx = 0.008f;
     yaw -= dx_px * kRadPerPx;
@@ -37,19 +43,22 @@ void OrbitCamera::zoom(float wheel_steps) {
 }
 
 void OrbitCamera::frame(const Bounds& b, float aspect, float fill_x, float fill_y) {
-    if (!b.valid()) return;
     std::vector<glm::vec4> corners;
-    for (int i = 0; i < 8; ++i)
-        corners.emplace_back((i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z, 0.0f);
+    b.appendCorners(corners);
     frame(corners, aspect, fill_x, fill_y);
 }
 
-void OrbitCamera::frame(const std::vector<glm::vec4>& spheres, float aspect, float fill_x, float fill_y) {
+void OrbitCamera::frame(const std::vector<glm::vec4>& given, float aspect, float fill_x, float fill_y) {
+    // The finite samples (a NaN one, from a broken animation, is skipped),
+    // radii at least 0.
+    std::vector<glm::vec4> spheres;
+    spheres.reserve(given.size());
     Bounds box;
     float largest = 0.0f;
-    for (const glm::vec4& s : spheres) {
+    for (const glm::vec4& s : given) {
         if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
         const float r = std::max(s.w, 0.0f);
+        spheres.emplace_back(glm::vec3(s), r);
         box.add(glm::vec3(s) - r);
         box.add(glm::vec3(s) + r);
         largest = std::max(largest, r);
@@ -74,8 +83,7 @@ void OrbitCamera::frame(const std::vector<glm::vec4>& spheres, float aspect, flo
     for (int pass = 0; pass < kPasses; ++pass) {
         float d = 1e-3f;
         for (const glm::vec4& s : spheres) {
-            if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
-            const float r = std::max(s.w, 0.0f);
+            const float r = s.w;
             const glm::vec3 q = glm::vec3(s) - target;
             const float x = std::abs(glm::dot(q, right)) + r, y = std::abs(glm::dot(q, up)) + r, z = glm::dot(q, back) + r;
             d = std::max({d, z + x / tan_x, z + y / tan_y});
@@ -90,8 +98,7 @@ void OrbitCamera::frame(const std::vector<glm::vec4>& spheres, float aspect, flo
             auto sides = [&](float delta) {
                 float lo = 1e30f, hi = -1e30f;
                 for (const glm::vec4& s : spheres) {
-                    if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.w)) continue;
-                    const float r = std::max(s.w, 0.0f);
+                    const float r = s.w;
                     const glm::vec3 q = glm::vec3(s) - target;
                     const float depth = std::max(d - glm::dot(q, back) - r, 1e-6f);
                     const float a = glm::dot(q, axis) - delta;

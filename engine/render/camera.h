@@ -16,6 +16,9 @@ struct Bounds {
     void add(const glm::vec3& p);
     glm::vec3 center() const { return 0.5f * (lo + hi); }
     float radius() const;  // half the diagonal
+    // Appends the box's eight corners as spheres of radius 0 (for
+    // OrbitCamera::frame); nothing when the box is empty.
+    void appendCorners(std::vector<glm::vec4>& spheres) const;
 };
 
 class OrbitCamera {
