@@ -328,7 +328,7 @@ void MuscleIteration::planes(IterationContext& ctx, uint32_t m) const {
         for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, i, at, s, ctx.params.contact_radius);
 }
 
-void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>& stages) {
+void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations) {
     using Clock = std::chrono::steady_clock;
     constexpr size_t kMaxStages = 8;
     const size_t ns = std::min(stages.size(), kMaxStages);
@@ -340,13 +340,14 @@ void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>&
     for (int64_t r = 0; r < n; ++r) {
         const uint32_t m = order_[size_t(r)];
         Clock::time_point t = master ? Clock::now() : Clock::time_point{};
-        for (size_t k = 0; k < ns; ++k) {
-            stages[k].run(m);
-            if (!master) continue;
-            const Clock::time_point now = Clock::now();
-            stage_ms[k] += std::chrono::duration<double, std::milli>(now - t).count();
-            t = now;
-        }
+        for (int it = 0; it < iterations; ++it)
+            for (size_t k = 0; k < ns; ++k) {
+                stages[k].run(m);
+                if (!master) continue;
+                const Clock::time_point now = Clock::now();
+                stage_ms[k] += std::chrono::duration<double, std::milli>(now - t).count();
+                t = now;
+            }
     }
     if (master) {
         double sum = 0.0;

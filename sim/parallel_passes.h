@@ -74,17 +74,21 @@ private:
     std::vector<float> dlambda_;              // per muscle, this iteration (project)
 };
 
-// Each iteration runs muscle by muscle. Distance constraints and sliding
-// connections touch one muscle's particles only; its volume constraint too;
-// a contact or plane moves only its own vertex, against a plane or capsule
-// fixed during the iteration. So a muscle's whole iteration — the solver's
-// stages in order (the parallel modes: their distance phase, then volume,
-// contacts, planes; SST: fibres, structure, volume, sliding, contacts,
-// planes) — runs on one thread, muscles shared out dynamically, largest
-// first: one barrier per iteration (the parallel modes had one per colour
-// plus five), a muscle's particles in cache from its first constraint to its
-// last, and the bits of the stage-after-stage order whichever thread runs a
-// muscle.
+// A substep's iterations run muscle by muscle. Distance constraints and
+// sliding connections touch one muscle's particles only; its volume
+// constraint too; a contact or plane moves only its own vertex, against a
+// plane or capsule fixed for the whole substep (the search or refresh placed
+// it before the solve). So no muscle reads another's particles until the
+// next substep, and one thread runs all of a muscle's iterations — each one
+// the solver's stages in order (the parallel modes: their distance phase,
+// then volume, contacts, planes; SST: fibres, structure, volume, sliding,
+// contacts, planes) — muscles shared out dynamically, largest first: one
+// barrier per substep (the parallel modes once had one per colour plus five
+// per iteration, then one per iteration), a muscle's particles in cache from
+// its first iteration to its last, and the bits of the iteration-after-
+// iteration, stage-after-stage order whichever thread runs a muscle. A solve
+// that reports each iteration (ctx.on_iteration: the convergence record)
+// runs one iteration per call instead, with a barrier after each.
 //
 // A scene whose largest muscle holds more than its share of the work (one
 // muscle, or two unequal ones: the built-in scenes, T2–T4) cannot be shared
@@ -112,8 +116,9 @@ public:
     // Before each solve: where each muscle's vertices' contacts start (the
     // contact list is rebuilt every substep).
     void prepare(const World& w);
+    // `iterations` iterations of every muscle, each muscle's on one thread.
     // Orphaned worksharing: call from every thread of a parallel region.
-    void run(IterationContext& ctx, const std::vector<MuscleStage>& stages);
+    void run(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations);
 
     // Stages of one muscle.
     void contacts(IterationContext& ctx, uint32_t m) const;
