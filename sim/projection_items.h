@@ -51,20 +51,14 @@ inline void plane(World& W, size_t pl, size_t i, float alpha_tilde, float scale,
 }
 
 // A capsule contact whose vertex lies clearly outside the capsule's reach
-// (its radius plus r, plus 0.1 mm: hundreds of times the rounding of C's own
-// evaluation for positions within metres of the origin) and that holds no
-// λ: the projection below would return without a change (C > 0, λ ≤ 0), so
-// its exact closest point, normal and square root need not be computed —
-// the same bits, less work. Most contacts of a frame are such (found within
-// the band, not touching).
+// (its radius plus r, plus kCapsuleSkipMargin) and that holds no λ: the
+// projection below would return without a change (C > 0, λ ≤ 0), so its
+// exact closest point, normal and square root need not be computed — the
+// same bits, less work. Most contacts of a frame are such (found within the
+// band, not touching).
 inline bool capsuleClear(const World& W, const Contact& c, glm::vec3 x, float r) {
     const Body& b = W.bodies[size_t(c.capsule_body)];
-    const glm::vec3 ab = b.capsule_now_b - b.capsule_now_a;
-    const float len2 = glm::dot(ab, ab);
-    const float t = len2 > 0.0f ? glm::clamp(glm::dot(x - b.capsule_now_a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-    const glm::vec3 d = x - (b.capsule_now_a + t * ab);
-    const float reach = b.capsule_radius + r + 1.0e-4f;
-    return glm::dot(d, d) > reach * reach;
+    return b.capsuleAxisFartherThan(x, b.capsule_radius + r + kCapsuleSkipMargin);
 }
 
 // Contact k (C = (p − q)·n − r ≥ 0).
