@@ -328,6 +328,16 @@ void MuscleIteration::planes(IterationContext& ctx, uint32_t m) const {
         for (size_t pl = 0; pl < W.planes.size(); ++pl) project::plane(W, pl, i, at, s, ctx.params.contact_radius);
 }
 
+void MuscleIteration::solve(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations) {
+    if (!ctx.on_iteration) {
+#pragma omp parallel
+        run(ctx, stages, iterations);
+        return;
+    }
+#pragma omp parallel
+    for (int it = 0; it < iterations; ++it) run(ctx, stages, 1);
+}
+
 void MuscleIteration::run(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations) {
     using Clock = std::chrono::steady_clock;
     constexpr size_t kMaxStages = 8;

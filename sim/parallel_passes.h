@@ -116,15 +116,20 @@ public:
     // Before each solve: where each muscle's vertices' contacts start (the
     // contact list is rebuilt every substep).
     void prepare(const World& w);
-    // `iterations` iterations of every muscle, each muscle's on one thread.
-    // Orphaned worksharing: call from every thread of a parallel region.
-    void run(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations);
+    // A substep's iterations of every muscle in one parallel region: each
+    // muscle's all on one thread, or, when the solve reports every iteration
+    // (ctx.on_iteration), one iteration of every muscle at a time.
+    void solve(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations);
 
     // Stages of one muscle.
     void contacts(IterationContext& ctx, uint32_t m) const;
     void planes(IterationContext& ctx, uint32_t m) const;
 
 private:
+    // `iterations` iterations of every muscle, each muscle's on one thread.
+    // Orphaned worksharing: called from every thread of the region.
+    void run(IterationContext& ctx, const std::vector<MuscleStage>& stages, int iterations);
+
     std::vector<uint32_t> order_;      // muscles by their items, most first
     std::vector<uint32_t> run_begin_;  // per muscle: its first contact run, + end
     uint64_t total_work_ = 0, largest_work_ = 0;

@@ -130,13 +130,7 @@ void solveByMuscle(IterationContext& ctx, int iterations, MuscleIteration& itera
         {Phase::Contact, [&](uint32_t m) { iteration.contacts(ctx, m); }},
         {Phase::Plane, [&](uint32_t m) { iteration.planes(ctx, m); }},
     };
-    if (!ctx.on_iteration) {
-#pragma omp parallel
-        iteration.run(ctx, stages, iterations);
-        return;
-    }
-#pragma omp parallel
-    for (int it = 0; it < iterations; ++it) iteration.run(ctx, stages, 1);
+    iteration.solve(ctx, stages, iterations);
 }
 
 // SMT-J. Our choices beyond the seeds: the per-muscle volume constraint is a

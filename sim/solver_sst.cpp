@@ -96,13 +96,7 @@ public:
             {Phase::Contact, [&](uint32_t m) { iteration_.contacts(ctx, m); }},
             {Phase::Plane, [&](uint32_t m) { iteration_.planes(ctx, m); }},
         };
-        if (!ctx.on_iteration) {
-#pragma omp parallel
-            iteration_.run(ctx, stages, iterations);
-            return;
-        }
-#pragma omp parallel
-        for (int it = 0; it < iterations; ++it) iteration_.run(ctx, stages, 1);
+        iteration_.solve(ctx, stages, iterations);
     }
 
 private:
