@@ -47,6 +47,15 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         trace_muscle_vertices_past_3mm.push_back(mp.vertices_past_3mm);
     }
     most_muscle_vertices_past_3mm = std::max(most_muscle_vertices_past_3mm, mp.vertices_past_3mm);
+    for (const sim::TissuePairOverlap& q : mp.pairs_past_3mm) {
+        auto it = std::lower_bound(muscle_pairs.begin(), muscle_pairs.end(), q, [](const PairOverlap& a, const sim::TissuePairOverlap& b) {
+            return std::make_pair(a.muscle, a.into) < std::make_pair(b.muscle, b.into);
+        });
+        if (it == muscle_pairs.end() || it->muscle != q.muscle || it->into != q.into)
+            it = muscle_pairs.insert(it, PairOverlap{q.muscle, q.into, 0, 0.0, -1});
+        it->vertex_frames += q.vertices;
+        if (it->frame < 0 || double(q.deepest) > it->deepest) it->deepest = q.deepest, it->frame = s.frame();
+    }
     for (size_t m = 0; m < stats.size(); ++m) {
         const sim::MuscleStats& st = stats[m];
         const double v = st.rest_volume > 0.0f ? double(st.volume) / double(st.rest_volume) : 1.0;
@@ -153,12 +162,29 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
         if (into_key && seen && e.vertex >= 0) x["vertex"] = e.vertex;
         return x;
     };
+    // The pairs with the most vertex-frames past 3 mm first (ties: the
+    // deeper, then the pair's order), at most kPairsReported.
+    constexpr size_t kPairsReported = 20;
+    std::vector<RunRecorder::PairOverlap> pairs = rec.muscle_pairs;
+    std::stable_sort(pairs.begin(), pairs.end(), [](const RunRecorder::PairOverlap& a, const RunRecorder::PairOverlap& b) {
+        return a.vertex_frames != b.vertex_frames ? a.vertex_frames > b.vertex_frames : a.deepest > b.deepest;
+    });
+    json pair_list = json::array();
+    auto muscleName = [&](int m) { return m >= 0 && size_t(m) < stats.size() ? json(stats[size_t(m)].name) : json(); };
+    for (size_t k = 0; k < std::min(pairs.size(), kPairsReported); ++k)
+        pair_list.push_back({{"muscle", muscleName(pairs[k].muscle)},
+                             {"into", muscleName(pairs[k].into)},
+                             {"vertex_frames_past_3mm", pairs[k].vertex_frames},
+                             {"deepest_m", pairs[k].deepest},
+                             {"frame", pairs[k].frame}});
     if (!rec.frame_ms.empty())
         j["over_run"] = {{"penetration_measure", "depth inside the surface less the contact radius"},
                          {"contact_radius_m", p.contact_radius},
                          {"bone_penetration_m", extreme(rec.bone_penetration, "bone")},
                          {"muscle_penetration_m", extreme(rec.muscle_penetration, "into")},
                          {"most_muscle_vertices_past_3mm", rec.most_muscle_vertices_past_3mm},
+                         {"muscle_pairs_past_3mm", pair_list},
+                         {"muscle_pairs_past_3mm_total", pairs.size()},
                          {"min_volume_ratio", extreme(rec.min_volume_ratio, nullptr)},
                          {"max_volume_ratio", extreme(rec.max_volume_ratio, nullptr)}};
     if (rec.trace) {
@@ -205,6 +231,18 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
            << 1000.0 * o["contact_radius_m"].get<double>() << " mm contact radius: bone " << std::setprecision(4)
            << mm(o["bone_penetration_m"]) << " mm (" << who(o["bone_penetration_m"]) << "), muscle "
            << mm(o["muscle_penetration_m"]) << " mm (" << who(o["muscle_penetration_m"]) << ")\n";
+        // The three pairs that sink most (the rest in --json).
+        const auto& pairs = o["muscle_pairs_past_3mm"];
+        if (!pairs.empty()) {
+            os << "  muscle into muscle past 3 mm (vertex-frames, deepest):";
+            for (size_t k = 0; k < std::min<size_t>(3, pairs.size()); ++k)
+                os << (k ? ";" : "") << " " << pairs[k]["muscle"].get<std::string>() << " into "
+                   << pairs[k]["into"].get<std::string>() << " " << pairs[k]["vertex_frames_past_3mm"].get<int64_t>()
+                   << ", " << std::setprecision(3) << 1000.0 * pairs[k]["deepest_m"].get<double>() << " mm";
+            const size_t total = o["muscle_pairs_past_3mm_total"].get<size_t>();
+            if (total > 3) os << " (" << total << " pairs)";
+            os << "\n" << std::setprecision(4);
+        }
         if (j["muscles"].get<size_t>() > 0)
             os << "  volume ratio " << o["min_volume_ratio"]["value"].get<double>() << " ("
                << who(o["min_volume_ratio"]) << ") .. " << o["max_volume_ratio"]["value"].get<double>() << " ("

@@ -39,6 +39,17 @@ struct RunRecorder {
     std::vector<float> trace_bone_penetration, trace_muscle_penetration;  // per frame, m
     std::vector<int> trace_muscle_vertices_past_3mm;                      // per frame
     int most_muscle_vertices_past_3mm = 0;                                // over the run
+    // Over the run, per ordered pair of muscles (a vertex of `muscle` inside
+    // `into`): the vertices more than 3 mm past the contact radius, summed
+    // over frames, and the deepest with its frame — which neighbours sink
+    // into which, for tuning the tissue contacts.
+    struct PairOverlap {
+        int muscle = -1, into = -1;
+        int64_t vertex_frames = 0;
+        double deepest = 0.0;
+        int64_t frame = -1;
+    };
+    std::vector<PairOverlap> muscle_pairs;  // ordered by (muscle, into)
     void addFrame(double ms, const sim::Simulation& s);
     double median() const;
     double percentile(double q) const;

@@ -553,8 +553,10 @@ Simulation::MusclePenetration Simulation::musclePenetration() const {
     const float r = params_.contact_radius;
     const TissueOverlapResult o = tissue_overlap_.measure(world_, world_.particles.x, r + 0.003f);
     MusclePenetration mp;
-    if (o.particle >= 0 && o.depth > r) mp = {o.depth - r, o.muscle, o.into, o.particle, 0};
+    if (o.particle >= 0 && o.depth > r) mp = {o.depth - r, o.muscle, o.into, o.particle, 0, {}};
     mp.vertices_past_3mm = o.vertices_inside;
+    mp.pairs_past_3mm = o.pairs;
+    for (TissuePairOverlap& q : mp.pairs_past_3mm) q.deepest -= r;
     return mp;
 }
 

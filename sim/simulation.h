@@ -126,6 +126,9 @@ public:
         int into = -1;       // the muscle it went into
         int particle = -1;
         int vertices_past_3mm = 0;
+        // The vertices past 3 mm by pair (muscle into `into`), ordered by
+        // (muscle, into); `deepest` less the contact radius as `depth`.
+        std::vector<TissuePairOverlap> pairs_past_3mm;
     };
     MusclePenetration musclePenetration() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x

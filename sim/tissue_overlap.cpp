@@ -112,10 +112,12 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
         if (is_target_[mi]) build(w, X, mi);
     const int64_t n = int64_t(X.size());
     int inside_count = 0;
+    std::vector<TissuePairOverlap> pairs;  // every thread's, merged below
 #pragma omp parallel
     {
         TissueOverlapResult mine;
         int count = 0;
+        std::vector<TissuePairOverlap> my_pairs;
 #pragma omp for schedule(dynamic, 256) nowait
         for (int64_t i = 0; i < n; ++i) {
             if (w.particles.w[size_t(i)] == 0.0f) continue;
@@ -141,20 +143,44 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
                 const float d = std::sqrt(d2);
                 if (d > deepest) deepest = d, into = t.index;
             }
-            if (deepest > count_beyond) ++count;
+            if (deepest > count_beyond) {
+                ++count;
+                // A thread's vertices come in runs of one muscle: the pair is
+                // most often the last one touched.
+                auto it = std::find_if(my_pairs.rbegin(), my_pairs.rend(), [&](const TissuePairOverlap& q) {
+                    return q.muscle == int(mi) && q.into == into;
+                });
+                if (it == my_pairs.rend()) my_pairs.push_back({int(mi), into, 0, 0.0f}), it = my_pairs.rbegin();
+                ++it->vertices;
+                it->deepest = std::max(it->deepest, deepest);
+            }
             // Deterministic for any thread count: the deepest, then the lowest particle.
             if (into >= 0 && (deepest > mine.depth || (deepest == mine.depth && int(i) < mine.particle)))
-                mine = {deepest, int(mi), into, int(i), 0};
+                mine = {deepest, int(mi), into, int(i), 0, {}};
         }
 #pragma omp critical
         {
             inside_count += count;
+            pairs.insert(pairs.end(), my_pairs.begin(), my_pairs.end());
             if (mine.particle >= 0 &&
                 (mine.depth > best.depth || (mine.depth == best.depth && (best.particle < 0 || mine.particle < best.particle))))
                 best = mine;
         }
     }
     best.vertices_inside = inside_count;
+    // Merged in (muscle, into) order: counts add and the deepest is a
+    // maximum, so the result is the same whichever thread saw which vertex.
+    std::sort(pairs.begin(), pairs.end(), [](const TissuePairOverlap& a, const TissuePairOverlap& b) {
+        return std::make_pair(a.muscle, a.into) < std::make_pair(b.muscle, b.into);
+    });
+    for (const TissuePairOverlap& q : pairs) {
+        if (!best.pairs.empty() && best.pairs.back().muscle == q.muscle && best.pairs.back().into == q.into) {
+            best.pairs.back().vertices += q.vertices;
+            best.pairs.back().deepest = std::max(best.pairs.back().deepest, q.deepest);
+        } else {
+            best.pairs.push_back(q);
+        }
+    }
     return best;
 }
 

@@ -20,12 +20,23 @@ namespace sim {
 
 struct World;
 
+// One ordered pair of muscles (a vertex of `muscle` inside `into`) with its
+// vertices past the counting depth.
+struct TissuePairOverlap {
+    int muscle = -1, into = -1;
+    int vertices = 0;     // surface vertices of `muscle` inside `into` by more than `count_beyond`
+    float deepest = 0.0f;  // the deepest of them, m inside
+};
+
 struct TissueOverlapResult {
     float depth = 0.0f;  // m inside the other surface (0 when no vertex is inside)
     int muscle = -1;     // whose vertex went in
     int into = -1;       // the muscle it went into
     int particle = -1;
     int vertices_inside = 0;  // surface vertices inside some target muscle by more than `count_beyond`
+    // Those vertices by pair (each counted with the muscle it is deepest
+    // in), ordered by (muscle, into).
+    std::vector<TissuePairOverlap> pairs;
 };
 
 class TissueOverlap {

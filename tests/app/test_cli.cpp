@@ -212,6 +212,30 @@ TEST(Cli, PenetrationIsReportedForBonesAndMusclesWithItsMeasure) {
     if (into > 0.003) {
         EXPECT_GE(o["most_muscle_vertices_past_3mm"].get<int>(), 1);
     }
+    // Which pairs: most vertex-frames first, each with its deepest; the
+    // deepest vertex of the run (past 3 mm) is the deepest of its pair.
+    const auto& pairs = o["muscle_pairs_past_3mm"];
+    ASSERT_TRUE(pairs.is_array());
+    ASSERT_TRUE(o["muscle_pairs_past_3mm_total"].is_number_integer());
+    EXPECT_GE(o["muscle_pairs_past_3mm_total"].get<size_t>(), pairs.size());
+    if (into > 0.003) {
+        ASSERT_FALSE(pairs.empty());
+        bool found = false;
+        for (size_t k = 0; k < pairs.size(); ++k) {
+            EXPECT_TRUE(pairs[k]["muscle"].is_string() && pairs[k]["into"].is_string());
+            EXPECT_GT(pairs[k]["deepest_m"].get<double>(), 0.003);
+            EXPECT_LE(pairs[k]["deepest_m"].get<double>(), into);
+            if (k > 0) {
+                EXPECT_LE(pairs[k]["vertex_frames_past_3mm"].get<int64_t>(),
+                          pairs[k - 1]["vertex_frames_past_3mm"].get<int64_t>());
+            }
+            found = found || (pairs[k]["muscle"] == o["muscle_penetration_m"]["muscle"] &&
+                              pairs[k]["into"] == o["muscle_penetration_m"]["into"] &&
+                              pairs[k]["deepest_m"].get<double>() == into);
+        }
+        EXPECT_TRUE(found || pairs.size() < o["muscle_pairs_past_3mm_total"].get<size_t>())
+            << "the deepest vertex's pair, with its depth";
+    }
     std::remove(out.c_str());
 }
 

@@ -2,6 +2,7 @@
 // §3.6, §8): the muscle-into-muscle figure sees every vertex, also the ones
 // too deep for a contact; a contact found at a frame's first substep follows
 // its bone through the frame's later substeps.
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -58,6 +59,31 @@ TEST(ContactMeasures, MuscleIntoMuscleIsMeasuredOverEveryVertex) {
     ASSERT_EQ(apart.load(overlappingBoxes(-0.005f)), "");
     EXPECT_EQ(apart.musclePenetration().depth, 0.0f);
     EXPECT_EQ(apart.musclePenetration().vertices_past_3mm, 0);
+    EXPECT_TRUE(apart.musclePenetration().pairs_past_3mm.empty());
+}
+
+// Which neighbour sinks into which: the vertices past 3 mm split by ordered
+// pair — both boxes' face vertices, each pair's count and deepest, and
+// together exactly the total.
+TEST(ContactMeasures, VerticesPast3mmAreSplitByPair) {
+    sim::Simulation s;
+    ASSERT_EQ(s.load(overlappingBoxes(0.008f)), "");
+    const auto mp = s.musclePenetration();
+    ASSERT_EQ(mp.pairs_past_3mm.size(), 2u) << "a into b and b into a";
+    EXPECT_EQ(mp.pairs_past_3mm[0].muscle, 0);
+    EXPECT_EQ(mp.pairs_past_3mm[0].into, 1);
+    EXPECT_EQ(mp.pairs_past_3mm[1].muscle, 1);
+    EXPECT_EQ(mp.pairs_past_3mm[1].into, 0);
+    int sum = 0;
+    float deepest = 0.0f;
+    for (const auto& q : mp.pairs_past_3mm) {
+        EXPECT_GT(q.vertices, 0);
+        EXPECT_GT(q.deepest, 0.003f) << "only vertices past 3 mm are counted";
+        sum += q.vertices;
+        deepest = std::max(deepest, q.deepest);
+    }
+    EXPECT_EQ(sum, mp.vertices_past_3mm);
+    EXPECT_EQ(deepest, mp.depth) << "the deepest pair holds the deepest vertex";
 }
 
 // A muscle slab lying on a bone given as a mesh (not a capsule), the bone
