@@ -109,10 +109,9 @@ bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
 
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {
     ClosestPoint r;
-    glm::vec3 ab = b - a;
-    float len2 = glm::dot(ab, ab);
-    float t = len2 > 0.0f ? glm::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-    glm::vec3 axis = a + t * ab;
+    const glm::vec3 ab = b - a;
+    const float len2 = glm::dot(ab, ab);
+    const glm::vec3 axis = closestOnSegment(p, a, b);
     glm::vec3 d = p - axis;
     float dl = glm::length(d);
     if (dl > 1e-9f) {

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/scene_desc.h"
@@ -43,6 +45,16 @@ struct TriNormals {
 // when no pseudo-normals are given).
 ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c,
                                const TriNormals* normals = nullptr);
+
+// Closest point to p on segment ab (a when the segment is a point): a
+// capsule's axis point, shared by closestOnCapsule and the contact
+// projection's cheap "clear of the capsule" test, so both see the same bits.
+inline glm::vec3 closestOnSegment(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+    const glm::vec3 ab = b - a;
+    const float len2 = glm::dot(ab, ab);
+    const float t = len2 > 0.0f ? glm::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    return a + t * ab;
+}
 
 // Capsule around segment ab with radius r.
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);

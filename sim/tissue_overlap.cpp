@@ -111,12 +111,10 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
     for (uint32_t mi = 0; mi < nm; ++mi)
         if (is_target_[mi]) build(w, X, mi);
     const int64_t n = int64_t(X.size());
-    int inside_count = 0;
     std::vector<TissuePairOverlap> pairs;  // every thread's, merged below
 #pragma omp parallel
     {
         TissueOverlapResult mine;
-        int count = 0;
         std::vector<TissuePairOverlap> my_pairs;
 #pragma omp for schedule(dynamic, 256) nowait
         for (int64_t i = 0; i < n; ++i) {
@@ -144,7 +142,6 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
                 if (d > deepest) deepest = d, into = t.index;
             }
             if (deepest > count_beyond) {
-                ++count;
                 // A thread's vertices come in runs of one muscle: the pair is
                 // most often the last one touched.
                 auto it = std::find_if(my_pairs.rbegin(), my_pairs.rend(), [&](const TissuePairOverlap& q) {
@@ -160,20 +157,20 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
         }
 #pragma omp critical
         {
-            inside_count += count;
             pairs.insert(pairs.end(), my_pairs.begin(), my_pairs.end());
             if (mine.particle >= 0 &&
                 (mine.depth > best.depth || (mine.depth == best.depth && (best.particle < 0 || mine.particle < best.particle))))
                 best = mine;
         }
     }
-    best.vertices_inside = inside_count;
     // Merged in (muscle, into) order: counts add and the deepest is a
-    // maximum, so the result is the same whichever thread saw which vertex.
+    // maximum, so the result is the same whichever thread saw which vertex;
+    // the total past the depth is their sum.
     std::sort(pairs.begin(), pairs.end(), [](const TissuePairOverlap& a, const TissuePairOverlap& b) {
         return std::make_pair(a.muscle, a.into) < std::make_pair(b.muscle, b.into);
     });
     for (const TissuePairOverlap& q : pairs) {
+        best.vertices_inside += q.vertices;
         if (!best.pairs.empty() && best.pairs.back().muscle == q.muscle && best.pairs.back().into == q.into) {
             best.pairs.back().vertices += q.vertices;
             best.pairs.back().deepest = std::max(best.pairs.back().deepest, q.deepest);

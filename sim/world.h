@@ -14,6 +14,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "sim/geometry.h"
 #include "sim/params.h"
 #include "sim/scene_desc.h"
 
@@ -85,10 +86,7 @@ struct Body {
     // (with kCapsuleSkipMargin added to the reach it asks about). False for
     // a NaN position.
     bool capsuleAxisFartherThan(glm::vec3 p, float reach) const {
-        const glm::vec3 ab = capsule_now_b - capsule_now_a;
-        const float len2 = glm::dot(ab, ab);
-        const float t = len2 > 0.0f ? glm::clamp(glm::dot(p - capsule_now_a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-        const glm::vec3 d = p - (capsule_now_a + t * ab);
+        const glm::vec3 d = p - closestOnSegment(p, capsule_now_a, capsule_now_b);
         return glm::dot(d, d) > reach * reach;
     }
     // Rigid motion over the current substep (now · now_before⁻¹) and over the
