@@ -109,8 +109,6 @@ bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
 
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {
     ClosestPoint r;
-    const glm::vec3 ab = b - a;
-    const float len2 = glm::dot(ab, ab);
     const glm::vec3 axis = closestOnSegment(p, a, b);
     glm::vec3 d = p - axis;
     float dl = glm::length(d);
@@ -118,6 +116,8 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radiu
         r.normal = d / dl;
     } else {
         // On the axis: any direction perpendicular to it.
+        const glm::vec3 ab = b - a;
+        const float len2 = glm::dot(ab, ab);
         glm::vec3 ref = std::abs(ab.x) < 0.9f * std::sqrt(len2) ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
         r.normal = len2 > 0.0f ? glm::normalize(glm::cross(ab, ref)) : glm::vec3(0, 1, 0);
     }
