@@ -560,6 +560,14 @@ Simulation::MusclePenetration Simulation::musclePenetration() const {
     return mp;
 }
 
+void Simulation::musclePenetrationPerVertex(std::vector<float>& out) const {
+    const float r = params_.contact_radius;
+    tissue_overlap_.measure(world_, world_.particles.x, r + 0.003f);
+    const std::vector<float>& d = tissue_overlap_.vertexDepth();
+    out.resize(d.size());
+    for (size_t i = 0; i < d.size(); ++i) out[i] = std::max(0.0f, d[i] - r);
+}
+
 uint64_t positionsHash(const std::vector<glm::vec3>& X) {
     uint64_t h = 1469598103934665603ull;
     for (const auto& x : X) {

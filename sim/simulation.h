@@ -131,6 +131,10 @@ public:
         std::vector<TissuePairOverlap> pairs_past_3mm;
     };
     MusclePenetration musclePenetration() const;
+    // The same measure per particle, for the viewer's overlap map: how far
+    // past the contact radius it lies inside another muscle (m; 0 where it
+    // is not, and for attached vertices and branch points).
+    void musclePenetrationPerVertex(std::vector<float>& out) const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
     const PhaseTimers& timers() const { return timers_; }
     PhaseTimers& timers() { return timers_; }

@@ -111,6 +111,7 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
     for (uint32_t mi = 0; mi < nm; ++mi)
         if (is_target_[mi]) build(w, X, mi);
     const int64_t n = int64_t(X.size());
+    depth_.assign(size_t(n), 0.0f);
     std::vector<TissuePairOverlap> pairs;  // every thread's, merged below
 #pragma omp parallel
     {
@@ -141,6 +142,7 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
                 const float d = std::sqrt(d2);
                 if (d > deepest) deepest = d, into = t.index;
             }
+            depth_[size_t(i)] = deepest;
             if (deepest > count_beyond) {
                 // A thread's vertices come in runs of one muscle: the pair is
                 // most often the last one touched.

@@ -45,6 +45,10 @@ public:
     // `count_beyond`: the depth past which a vertex is counted in
     // vertices_inside (m).
     TissueOverlapResult measure(const World& w, const std::vector<glm::vec3>& X, float count_beyond);
+    // Per particle, from the last measure: how deep it lies inside the
+    // target muscle it is deepest in (m; 0 outside every one, and for
+    // attached vertices and branch points, which are not measured).
+    const std::vector<float>& vertexDepth() const { return depth_; }
 
 private:
     // Per muscle: its triangles binned by their projection on the plane
@@ -63,6 +67,7 @@ private:
 
     std::vector<RayGrid> grids_;
     std::vector<uint8_t> is_target_;
+    std::vector<float> depth_;
 };
 
 }  // namespace sim

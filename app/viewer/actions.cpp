@@ -224,6 +224,10 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
         s_.controls.want_vertex_error = on;
         pushControls(false);
     }
+    if (o == engine::render::Overlay::Overlap && s_.controls.want_overlap != on) {
+        s_.controls.want_overlap = on;
+        pushControls(false);
+    }
 }
 
 void Actions::setSkinOpacity(float factor) {

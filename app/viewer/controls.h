@@ -35,6 +35,7 @@ struct Controls {
     float global_activation = 0.0f;
     std::vector<MuscleControl> muscles;  // per muscle of the current scene
     bool want_vertex_error = false;      // compute the per-vertex error for the heat map
+    bool want_overlap = false;           // measure each vertex's depth inside its neighbours (overlap map)
     bool record_convergence = false;     // record the residual after every iteration (Stats)
     // Bumped on every change that alters the physics (params, activation,
     // overpressure, animation): the sim re-applies and drops its frame cache.

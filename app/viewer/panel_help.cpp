@@ -24,6 +24,7 @@ void drawHelpWindow(PanelContext& c) {
         ImGui::Separator();
         ImGui::TextDisabled("Keys are ignored while a text field has focus.");
         ImGui::TextDisabled("Colours: viridis = activation 0..1; inferno = XPBD constraint residual |C + a~ lambda| / L (heat map overlay).");
+        ImGui::TextDisabled("Muscle overlap map: grey = outside every neighbour; inferno = depth inside one, past the contact radius, 0..9 mm.");
     }
     ImGui::End();
     if (!open) c.actions.toggleHelp();

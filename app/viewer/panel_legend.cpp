@@ -11,18 +11,20 @@ namespace app::viewer {
 void drawLegend(PanelContext& c) {
     using engine::render::Overlay;
     const bool error = c.state.render.overlay(Overlay::ErrorMap);
+    const bool overlap = !error && c.state.render.overlay(Overlay::Overlap);
     const bool groups = c.state.render.overlay(Overlay::ColorGroups);
     const bool viridis = c.state.render.overlay(Overlay::ActivationMap);
     const bool glow = c.state.render.overlay(Overlay::Glow);
-    if (groups && !error) return;
-    if (!error && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
+    if (groups && !error && !overlap) return;
+    if (!error && !overlap && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(ds.x - 380.0f, ds.y - 76.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("##legend", nullptr, flags)) {
-        ImGui::TextUnformatted(error ? "constraint residual |C + a~ lambda| / L"
+        ImGui::TextUnformatted(error     ? "constraint residual |C + a~ lambda| / L"
+                               : overlap ? "inside another muscle, past the contact radius (mm)"
                                : viridis ? "activation"
                                          : "activation (glow)");
         const float w = 220.0f, h = 14.0f;
@@ -32,6 +34,7 @@ void drawLegend(PanelContext& c) {
         auto map = error ? engine::render::ColorMap::Inferno : engine::render::ColorMap::Viridis;
         // The glow as the shader adds it to the lit flesh colour (approximate).
         auto colour = [&](float x) {
+            if (overlap) return x == 0.0f ? glm::vec3(0.72f) : engine::render::sampleColorMap(engine::render::ColorMap::Inferno, 0.2f + 0.8f * x);
             if (error || viridis) return engine::render::sampleColorMap(map, x);
             const glm::vec3 flesh(0.60f, 0.20f, 0.17f), warm(1.0f, 0.42f, 0.08f);
             return glm::min(flesh + 0.5f * x * warm, glm::vec3(1.0f));
@@ -43,10 +46,12 @@ void drawLegend(PanelContext& c) {
             dl->AddRectFilledMultiColor(ImVec2(p.x + w * i / steps, p.y), ImVec2(p.x + w * (i + 1) / steps, p.y + h), ca, cb, cb, ca);
         }
         ImGui::Dummy(ImVec2(w, h));
-        float hi = error ? c.state.render.error_scale : 1.0f;
+        float hi = error ? c.state.render.error_scale
+                   : overlap ? 1000.0f * engine::render::RenderOptions::kOverlapFullScale
+                             : 1.0f;
         ImGui::Text("0");
         ImGui::SameLine(w - 30.0f);
-        ImGui::Text("%.3g", double(hi));
+        ImGui::Text(overlap ? "%.3g+" : "%.3g", double(hi));
     }
     ImGui::End();
 }

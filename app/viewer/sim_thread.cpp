@@ -400,6 +400,10 @@ void SimThread::publish() {
         computeVertexError(w, f.vertex_error);
     else
         f.vertex_error.clear();
+    if (controls_.want_overlap)
+        sim.musclePenetrationPerVertex(f.vertex_overlap);
+    else
+        f.vertex_overlap.clear();
     f.contact_p.clear();
     f.contact_n.clear();
     for (const auto& c : w.contacts) {

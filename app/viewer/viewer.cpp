@@ -121,6 +121,7 @@ void Viewer::frame() {
         df.positions = f.x;
         df.muscle_activation = f.activation;
         df.vertex_error = f.vertex_error;
+        df.vertex_overlap = f.vertex_overlap;
         df.contact_points = f.contact_p;
         df.contact_normals = f.contact_n;
         df.joint_globals = f.joint_globals;

@@ -4,11 +4,11 @@ namespace engine::render {
 
 namespace {
 constexpr std::array<std::string_view, kOverlayCount> kNames = {
-    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error", "activation", "glow"};
+    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error", "activation", "glow", "overlap"};
 constexpr std::array<std::string_view, kOverlayCount> kLabels = {
     "Wireframe",   "Fibre directions",       "Internal structure", "Attachments",
     "Contacts",    "SMT-G colour groups",    "Constraint error heat map", "Activation colour map",
-    "Activation glow"};
+    "Activation glow", "Muscle overlap map"};
 }  // namespace
 
 std::string_view overlayName(Overlay o) { return kNames[static_cast<int>(o)]; }

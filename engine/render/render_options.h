@@ -22,6 +22,7 @@ enum class Overlay : uint8_t {
     ErrorMap,     // per-vertex constraint error heat map (replaces the muscle colours)
     ActivationMap,  // activation on the viridis colour map instead of the anatomical colours
     Glow,           // activation shown as a warm glow on the muscle (on by default)
+    Overlap,        // muscle into muscle: each vertex's depth inside a neighbour (replaces the muscle colours)
     Count
 };
 constexpr int kOverlayCount = static_cast<int>(Overlay::Count);
@@ -51,6 +52,10 @@ struct RenderOptions {
     FastRender fast_render = FastRender::Auto;
     // Relative strain |C|/rest that maps to the top of the error colour map.
     float error_scale = 0.25f;  // heat map: residual (relative to the bind-pose edge) shown as full scale
+    // Overlap map: grey where a vertex lies outside every neighbouring muscle
+    // (within the contact radius), then the inferno map from just past it to
+    // this depth and beyond (m): 3 mm, issue #11's bar, sits at a third.
+    static constexpr float kOverlapFullScale = 0.009f;
     std::vector<uint8_t> muscle_visible;  // per muscle; empty = all visible
     int selected_muscle = -1;             // highlighted, −1 = none
 

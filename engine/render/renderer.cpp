@@ -292,17 +292,30 @@ void Renderer::updateMuscleIndices(const RenderOptions& opt) {
     indices_dirty_ = false;
 }
 
+namespace {
+// The overlap map's colour for a vertex `depth` m past the contact radius
+// inside another muscle: light grey outside, then inferno from a dark
+// purple just past the radius to yellow at the full scale and beyond.
+glm::vec3 overlapColor(float depth) {
+    if (!(depth > 0.0f)) return glm::vec3(0.72f);
+    return sampleColorMap(ColorMap::Inferno, 0.2f + 0.8f * std::min(depth / RenderOptions::kOverlapFullScale, 1.0f));
+}
+}  // namespace
+
 // Muscle colours: anatomical (red-brown belly, pale tendon ends, striated
 // along the fibres, a warm glow with activation), or a data overlay that
-// replaces them: the error heat map, SMT-G groups, activation on viridis.
+// replaces them: the error heat map, the overlap map, SMT-G groups,
+// activation on viridis.
 void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
     colors_.assign(f.positions.size(), glm::vec3(0.7f));
     fibers_.assign(f.positions.size(), glm::vec4(0.0f));
     const bool error_map = opt.overlay(Overlay::ErrorMap) && f.vertex_error.size() == f.positions.size();
+    const bool overlap_map =
+        !error_map && opt.overlay(Overlay::Overlap) && f.vertex_overlap.size() == f.positions.size();
     const bool groups = opt.overlay(Overlay::ColorGroups);
     const bool activation_map = opt.overlay(Overlay::ActivationMap);
-    const bool anatomical = !error_map && !groups && !activation_map;
-    const bool glow = opt.overlay(Overlay::Glow) && !error_map && !groups;
+    const bool anatomical = !error_map && !overlap_map && !groups && !activation_map;
+    const bool glow = opt.overlay(Overlay::Glow) && !error_map && !overlap_map && !groups;
     const glm::vec3 flesh(0.60f, 0.20f, 0.17f), tendon(0.86f, 0.80f, 0.68f);
     for (size_t m = 0; m < topo_->muscles.size(); ++m) {
         const auto& md = topo_->muscles[m];
@@ -311,9 +324,10 @@ void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
         const bool selected = int(m) == opt.selected_muscle;
         for (uint32_t i = md.first; i < md.first + md.surface_count + md.branch_count && i < colors_.size(); ++i) {
             const float t = i < topo_->tendon.size() ? topo_->tendon[i] : 0.0f;
-            glm::vec3 c = error_map    ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale)
-                          : anatomical ? glm::mix(flesh, tendon, t)
-                                       : base;
+            glm::vec3 c = error_map     ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale)
+                          : overlap_map ? overlapColor(f.vertex_overlap[i])
+                          : anatomical  ? glm::mix(flesh, tendon, t)
+                                        : base;
             colors_[i] = selected ? glm::mix(c, glm::vec3(1.0f, 0.95f, 0.8f), 0.35f) : c;
             if (!anatomical) continue;
             // Where the vertex lies around the muscle (striation) and the

@@ -86,6 +86,37 @@ TEST(ContactMeasures, VerticesPast3mmAreSplitByPair) {
     EXPECT_EQ(deepest, mp.depth) << "the deepest pair holds the deepest vertex";
 }
 
+// The viewer's overlap map reads the same measure vertex by vertex: its
+// deepest vertex is the run report's, its vertices past 3 mm are the
+// report's count, and apart boxes are all zero.
+TEST(ContactMeasures, PerVertexOverlapIsTheSameMeasure) {
+    sim::Simulation s;
+    ASSERT_EQ(s.load(overlappingBoxes(0.008f)), "");
+    const auto mp = s.musclePenetration();
+    std::vector<float> depth;
+    s.musclePenetrationPerVertex(depth);
+    ASSERT_EQ(depth.size(), s.world().particles.size());
+    const auto deepest = std::max_element(depth.begin(), depth.end());
+    EXPECT_EQ(*deepest, mp.depth);
+    EXPECT_EQ(int(deepest - depth.begin()), mp.particle);
+    EXPECT_EQ(std::count_if(depth.begin(), depth.end(), [](float d) { return d > 0.003f; }), mp.vertices_past_3mm);
+    // Only surface vertices of one box inside the other: the far faces and
+    // the branch points read 0.
+    const sim::World& w = s.world();
+    for (size_t i = 0; i < depth.size(); ++i) {
+        const sim::Muscle& m = w.muscles[w.particles.muscle[i]];
+        if (i >= m.first + m.surface_count) {
+            EXPECT_EQ(depth[i], 0.0f) << "branch point " << i;
+        }
+    }
+    EXPECT_GT(std::count(depth.begin(), depth.end(), 0.0f), std::ptrdiff_t(depth.size() / 2));
+
+    sim::Simulation apart;
+    ASSERT_EQ(apart.load(overlappingBoxes(-0.005f)), "");
+    apart.musclePenetrationPerVertex(depth);
+    EXPECT_EQ(std::count(depth.begin(), depth.end(), 0.0f), std::ptrdiff_t(depth.size()));
+}
+
 // A muscle slab lying on a bone given as a mesh (not a capsule), the bone
 // thrown up 12 mm per frame of 6 substeps: with the search once per frame the
 // contact planes move with the bone, so the slab is lifted as with a search at

@@ -82,8 +82,8 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
         // Toggled from its default (the glow is on by default).
         const bool was = v->state().render.overlay(o);
         v->actions().setOverlay(o, !was);
-        if (o == Overlay::ErrorMap) {
-            ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error field
+        if (o == Overlay::ErrorMap || o == Overlay::Overlap) {
+            ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error or overlap field
         }
         v->frame();
         Image on = grab(*v);
@@ -93,6 +93,24 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
     }
     v->frame();
     EXPECT_LT(changedPixels(base, grab(*v)), size_t(20)) << "switching the overlays off does not restore the image";
+}
+
+// The overlap map's field is measured by the sim thread only while the
+// overlay is on (it costs a ray test per vertex), one value per particle.
+TEST(ViewerScreenshot, OverlapMapIsMeasuredOnlyWhileShown) {
+    auto v = openViewer("builtin:p2");  // two touching muscles
+    ASSERT_TRUE(v);
+    ASSERT_EQ(v->actions().execute("activation 0.8"), "");
+    ASSERT_TRUE(v->runUntilSteps(10, 120.0));
+    EXPECT_TRUE(v->shown().vertex_overlap.empty());
+    ASSERT_EQ(v->actions().execute("overlay overlap on"), "");
+    ASSERT_TRUE(v->runUntilFresh(30.0));
+    const auto& f = v->shown();
+    ASSERT_EQ(f.vertex_overlap.size(), f.x.size());
+    for (float d : f.vertex_overlap) ASSERT_TRUE(d >= 0.0f && d < 1.0f) << d;
+    ASSERT_EQ(v->actions().execute("overlay overlap off"), "");
+    ASSERT_TRUE(v->runUntilFresh(30.0));
+    EXPECT_TRUE(v->shown().vertex_overlap.empty());
 }
 
 TEST(ViewerScreenshot, T5FullArm) {
