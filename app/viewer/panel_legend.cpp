@@ -34,7 +34,7 @@ void drawLegend(PanelContext& c) {
         auto map = error ? engine::render::ColorMap::Inferno : engine::render::ColorMap::Viridis;
         // The glow as the shader adds it to the lit flesh colour (approximate).
         auto colour = [&](float x) {
-            if (overlap) return x == 0.0f ? glm::vec3(0.72f) : engine::render::sampleColorMap(engine::render::ColorMap::Inferno, 0.2f + 0.8f * x);
+            if (overlap) return engine::render::overlapColor(x * engine::render::kOverlapFullScale);
             if (error || viridis) return engine::render::sampleColorMap(map, x);
             const glm::vec3 flesh(0.60f, 0.20f, 0.17f), warm(1.0f, 0.42f, 0.08f);
             return glm::min(flesh + 0.5f * x * warm, glm::vec3(1.0f));
@@ -47,7 +47,7 @@ void drawLegend(PanelContext& c) {
         }
         ImGui::Dummy(ImVec2(w, h));
         float hi = error ? c.state.render.error_scale
-                   : overlap ? 1000.0f * engine::render::RenderOptions::kOverlapFullScale
+                   : overlap ? 1000.0f * engine::render::kOverlapFullScale
                              : 1.0f;
         ImGui::Text("0");
         ImGui::SameLine(w - 30.0f);

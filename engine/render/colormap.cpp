@@ -42,4 +42,9 @@ glm::vec3 categoricalColor(int i) {
     return hex(kCategorical[size_t(i) % kCategorical.size()]);
 }
 
+glm::vec3 overlapColor(float depth) {
+    if (!(depth > 0.0f)) return glm::vec3(0.72f);
+    return sampleColorMap(ColorMap::Inferno, 0.2f + 0.8f * std::min(depth / kOverlapFullScale, 1.0f));
+}
+
 }  // namespace engine::render

@@ -12,5 +12,10 @@ enum class ColorMap { Viridis, Inferno };
 glm::vec3 sampleColorMap(ColorMap map, float t);
 // Distinct colours for integer categories (SMT-G colours); cycles after 12.
 glm::vec3 categoricalColor(int i);
+// The overlap map (docs/model.md §8): `depth` m past the contact radius
+// inside another muscle → light grey at 0 (outside), then inferno from a dark
+// purple just past the radius to yellow at kOverlapFullScale and beyond.
+constexpr float kOverlapFullScale = 0.009f;  // 3 mm, issue #11's bar, at a third
+glm::vec3 overlapColor(float depth);
 
 }  // namespace engine::render

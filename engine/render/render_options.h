@@ -52,10 +52,6 @@ struct RenderOptions {
     FastRender fast_render = FastRender::Auto;
     // Relative strain |C|/rest that maps to the top of the error colour map.
     float error_scale = 0.25f;  // heat map: residual (relative to the bind-pose edge) shown as full scale
-    // Overlap map: grey where a vertex lies outside every neighbouring muscle
-    // (within the contact radius), then the inferno map from just past it to
-    // this depth and beyond (m): 3 mm, issue #11's bar, sits at a third.
-    static constexpr float kOverlapFullScale = 0.009f;
     std::vector<uint8_t> muscle_visible;  // per muscle; empty = all visible
     int selected_muscle = -1;             // highlighted, −1 = none
 

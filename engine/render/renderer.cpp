@@ -292,16 +292,6 @@ void Renderer::updateMuscleIndices(const RenderOptions& opt) {
     indices_dirty_ = false;
 }
 
-namespace {
-// The overlap map's colour for a vertex `depth` m past the contact radius
-// inside another muscle: light grey outside, then inferno from a dark
-// purple just past the radius to yellow at the full scale and beyond.
-glm::vec3 overlapColor(float depth) {
-    if (!(depth > 0.0f)) return glm::vec3(0.72f);
-    return sampleColorMap(ColorMap::Inferno, 0.2f + 0.8f * std::min(depth / RenderOptions::kOverlapFullScale, 1.0f));
-}
-}  // namespace
-
 // Muscle colours: anatomical (red-brown belly, pale tendon ends, striated
 // along the fibres, a warm glow with activation), or a data overlay that
 // replaces them: the error heat map, the overlap map, SMT-G groups,
