@@ -7,10 +7,10 @@
 #include <sstream>
 #include <vector>
 
-#include "app/cli_args.h"
+#include "app/cli/cli_args.h"
 #include "app/viewer/bake_job.h"
 #include "app/viewer/presets.h"
-#include "engine/bake_writer.h"
+#include "engine/export/clip_writer.h"
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"

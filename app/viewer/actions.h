@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/preset_format.h"
+#include "app/run/preset_format.h"
 #include "app/viewer/viewer_state.h"
 #include "engine/render/render_options.h"
 #include "sim/params.h"

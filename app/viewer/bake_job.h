@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "app/bake.h"
+#include "app/run/bake.h"
 
 namespace app::viewer {
 

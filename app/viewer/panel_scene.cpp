@@ -7,7 +7,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/viewer/panels.h"
-#include "engine/builtin_scenes.h"
+#include "engine/scene/builtin_scenes.h"
 #include "engine/build_info.h"
 
 namespace app::viewer {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/preset_format.h"
+#include "app/run/preset_format.h"
 #include "app/viewer/actions.h"
 
 namespace app::viewer {

@@ -1,8 +1,8 @@
 // Entry point of `msxpbd view` inside the viewer library. Kept free of GL and
-// ImGui headers so app/cmd_view.cpp (in msxpbd_app) can include it.
+// ImGui headers so app/commands/cmd_view.cpp (in msxpbd_app) can include it.
 #pragma once
 
-#include "app/commands.h"
+#include "app/cli/cli_args.h"
 
 namespace app::viewer {
 

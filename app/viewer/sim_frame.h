@@ -14,7 +14,7 @@
 
 #include "engine/render/camera.h"
 #include "engine/render/draw_topology.h"
-#include "engine/scene.h"
+#include "engine/scene/scene.h"
 #include "sim/simulation.h"
 
 namespace app::viewer {

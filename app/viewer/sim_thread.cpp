@@ -214,7 +214,7 @@ void SimThread::applyControls(bool physics_changed) {
     if (driver_.frame() == 0) cacheCurrent();
 }
 
-// The UI's activation controls as the driver's one rule (app/scene_driver.h).
+// The UI's activation controls as the driver's one rule (app/run/scene_driver.h).
 ActivationSource activationSourceFor(const Controls& c, size_t muscles, bool for_this_scene) {
     ActivationSource src;
     if (c.activation_override) {

@@ -1,5 +1,5 @@
 // The simulation thread (docs/architecture.md "Threads in the viewer"). It owns the
-// scene driver (app/scene_driver.h: the same one `run` uses, so the viewer
+// scene driver (app/run/scene_driver.h: the same one `run` uses, so the viewer
 // computes the same bits); the UI talks to it only through
 // setControls()/command() (copied under a short lock) and reads finished
 // frames from a triple buffer. No lock is held while stepping or rendering.
@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "app/run_report.h"
-#include "app/scene_driver.h"
+#include "app/run/run_report.h"
+#include "app/run/scene_driver.h"
 #include "app/viewer/controls.h"
 #include "app/viewer/frame_cache.h"
 #include "app/viewer/sim_frame.h"
@@ -23,7 +23,7 @@
 
 namespace app::viewer {
 
-// The UI's activation controls as the driver's one rule (app/scene_driver.h):
+// The UI's activation controls as the driver's one rule (app/run/scene_driver.h):
 // one activation for all, else each muscle's value and sensor switch when the
 // controls were made for this scene (`for_this_scene`) and fit it, else the
 // scene's defaults. The sim thread and the Export section's bake use it.

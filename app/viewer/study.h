@@ -1,5 +1,5 @@
 // The Study panel's worker (docs/study.md): runs the students' experiment
-// (app/study_experiment.h, the same one `msxpbd study` runs) on its own thread
+// (app/study/study_experiment.h, the same one `msxpbd study` runs) on its own thread
 // with its own simulations, so the viewer never freezes and the viewer's sim
 // thread is never touched. Results are kept per material, so moving the
 // slider back to a material already run shows it at once.
@@ -11,7 +11,7 @@
 #include <mutex>
 #include <thread>
 
-#include "app/study_experiment.h"
+#include "app/study/study_experiment.h"
 
 namespace app::viewer {
 

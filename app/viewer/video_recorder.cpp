@@ -16,7 +16,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/cli_args.h"
+#include "app/cli/cli_args.h"
 
 extern char** environ;
 

@@ -1,5 +1,5 @@
 #include "app/viewer/view_options.h"
-#include "app/cli_args.h"
+#include "app/cli/cli_args.h"
 #include "app/viewer/video_recorder.h"
 #include "engine/build_info.h"
 

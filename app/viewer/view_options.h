@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "app/commands.h"
+#include "app/cli/cli_args.h"
 
 namespace app::viewer {
 

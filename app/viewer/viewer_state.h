@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/study_experiment.h"
+#include "app/study/study_experiment.h"
 #include "app/viewer/controls.h"
 #include "engine/render/camera.h"
 #include "engine/render/render_options.h"

@@ -1,6 +1,6 @@
 #include "engine/render/bone_pose.h"
 
-#include "engine/mesh_pose.h"
+#include "engine/scene/mesh_pose.h"
 
 namespace engine::render {
 

@@ -6,7 +6,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "engine/scene.h"
+#include "engine/scene/scene.h"
 #include "sim/world.h"
 
 namespace engine::render {

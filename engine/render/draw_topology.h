@@ -18,7 +18,7 @@
 namespace sim {
 struct World;
 }
-#include "engine/scene.h"
+#include "engine/scene/scene.h"
 
 namespace engine::render {
 

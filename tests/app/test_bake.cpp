@@ -16,8 +16,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/bake.h"
-#include "app/scene_driver.h"
+#include "app/run/bake.h"
+#include "app/run/scene_driver.h"
 #include "test_helpers.h"
 
 namespace fs = std::filesystem;

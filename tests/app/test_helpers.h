@@ -9,7 +9,7 @@
 #include <string>
 #include <sys/wait.h>
 
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 
 namespace test {
 

@@ -8,7 +8,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 #include "test_helpers.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The preset parser (app/preset_format.h) without a window: every value is
+// The preset parser (app/run/preset_format.h) without a window: every value is
 // type-, size- and range-checked, errors name the file and the key path, and
 // no input crashes it (issue 10; tests/fuzz/fuzz_preset.cpp fuzzes it).
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/preset_format.h"
+#include "app/run/preset_format.h"
 
 using app::PresetData;
 

@@ -1,4 +1,4 @@
-// The one scene driver (app/scene_driver.h) and sim::State: what `run`,
+// The one scene driver (app/run/scene_driver.h) and sim::State: what `run`,
 // `bench` and the viewer's sim thread share. A captured state replays to the
 // same bits, a reset starts exactly like a fresh load, and running out of
 // memory is reported with the scene's name instead of crashing.
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 #include "test_helpers.h"
 
 namespace {

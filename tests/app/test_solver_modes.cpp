@@ -7,8 +7,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/scene_driver.h"
-#include "engine/builtin_scenes.h"
+#include "app/run/scene_driver.h"
+#include "engine/scene/builtin_scenes.h"
 #include "sim/constraint_coloring.h"
 #include "sim/parallel_passes.h"
 #include "sim/projection_items.h"

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/study_experiment.h"
+#include "app/study/study_experiment.h"
 #include "test_helpers.h"
 
 namespace {

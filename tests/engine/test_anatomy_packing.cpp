@@ -1,5 +1,5 @@
 // Muscles sized to measured volumes and packed between bone and fascia
-// (engine/muscle_packing.h, docs/anatomy.md "Packed muscles"), measured on
+// (engine/anatomy/muscle_packing.h, docs/anatomy.md "Packed muscles"), measured on
 // the committed scenes the way `msxpbd measure` reports them.
 #include <algorithm>
 #include <cmath>
@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/anatomy_measures.h"
-#include "engine/gltf_loader.h"
-#include "engine/muscle_loft.h"
-#include "engine/muscle_packing.h"
+#include "engine/anatomy/anatomy_measures.h"
+#include "engine/gltf/gltf_loader.h"
+#include "engine/anatomy/muscle_loft.h"
+#include "engine/anatomy/muscle_packing.h"
 #include "sim/mesh_topology.h"
 
 using namespace engine;

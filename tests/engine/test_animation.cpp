@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/animation.h"
-#include "engine/scene.h"
-#include "engine/sensors.h"
+#include "engine/scene/animation.h"
+#include "engine/scene/scene.h"
+#include "engine/scene/sensors.h"
 
 using namespace engine;
 

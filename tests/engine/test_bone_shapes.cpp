@@ -11,9 +11,10 @@
 
 #include <glm/geometric.hpp>
 
-#include "engine/bone_shapes.h"
-#include "engine/mesh_simplify.h"
-#include "engine/scene.h"
+#include "engine/anatomy/bone_shapes.h"
+#include "engine/mesh/mesh_simplify.h"
+#include "engine/load_scene.h"
+#include "engine/scene/scene.h"
 #include "sim/geometry.h"
 #include "sim/mesh_topology.h"
 

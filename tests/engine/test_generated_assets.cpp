@@ -6,8 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/scene.h"
-#include "engine/scene_generator.h"
+#include "engine/load_scene.h"
+#include "engine/scene/scene.h"
+#include "engine/anatomy/scene_generator.h"
 #include "gltf_test_util.h"
 #include "sim/mesh_topology.h"
 

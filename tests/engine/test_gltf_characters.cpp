@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/gltf_loader.h"
-#include "engine/scene.h"
+#include "engine/gltf/gltf_loader.h"
+#include "engine/scene/scene.h"
 #include "gltf_test_util.h"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION

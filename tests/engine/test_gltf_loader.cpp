@@ -7,8 +7,9 @@
 #include <array>
 #include <algorithm>
 
-#include "engine/gltf_loader.h"
-#include "engine/scene.h"
+#include "engine/gltf/gltf_loader.h"
+#include "engine/load_scene.h"
+#include "engine/scene/scene.h"
 #include "gltf_test_util.h"
 
 using namespace engine;

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/gltf_loader.h"
+#include "engine/gltf/gltf_loader.h"
 #include "gltf_test_util.h"
 
 using namespace engine;

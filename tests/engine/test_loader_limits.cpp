@@ -18,9 +18,10 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/gltf_input.h"
-#include "engine/gltf_loader.h"
-#include "engine/scene.h"
+#include "engine/gltf/gltf_input.h"
+#include "engine/gltf/gltf_loader.h"
+#include "engine/load_scene.h"
+#include "engine/scene/scene.h"
 #include "gltf_test_util.h"
 #include "sim/simulation.h"
 #include "sim/world.h"

@@ -1,6 +1,6 @@
 // Procedural muscle meshes (engine/mesh_builders) and the internal structure
 // (sim/internal_structure, docs/model.md §4) built on them.
-#include "engine/mesh_builders.h"
+#include "engine/mesh/mesh_builders.h"
 
 #include <gtest/gtest.h>
 

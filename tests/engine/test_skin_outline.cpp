@@ -1,4 +1,4 @@
-// The translucent skin of the generated scenes (engine/skin_outline.h): a
+// The translucent skin of the generated scenes (engine/anatomy/skin_outline.h): a
 // closed, manifold, outward mesh, light enough for real time, with valid
 // linear-blend weights, and girths (measured on planes across the limb) within
 // ±10% of the ANSUR II means it was built from (docs/anatomy.md, "Skin
@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "engine/gltf_loader.h"
-#include "engine/scene.h"
-#include "engine/scene_generator.h"
-#include "engine/skin_outline.h"
+#include "engine/gltf/gltf_loader.h"
+#include "engine/scene/scene.h"
+#include "engine/anatomy/scene_generator.h"
+#include "engine/anatomy/skin_outline.h"
 #include "sim/mesh_topology.h"
 
 using namespace engine;

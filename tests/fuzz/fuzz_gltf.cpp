@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "engine/gltf_loader.h"
+#include "engine/gltf/gltf_loader.h"
 #include "sim/simulation.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/preset_format.h"
+#include "app/run/preset_format.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../app/test_helpers.h"
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 #include "viewer_test_util.h"
 
 namespace fs = std::filesystem;

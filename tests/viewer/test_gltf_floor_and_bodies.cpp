@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "../engine/gltf_test_util.h"
-#include "engine/gltf_loader.h"
+#include "engine/gltf/gltf_loader.h"
 #include "engine/render/draw_topology.h"
 #include "sim/simulation.h"
 #include "viewer_test_util.h"

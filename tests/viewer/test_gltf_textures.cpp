@@ -10,7 +10,7 @@
 
 #include "../app/test_helpers.h"
 #include "../engine/gltf_test_util.h"
-#include "engine/image_decode.h"
+#include "engine/gltf/image_decode.h"
 #include "engine/render/png_writer.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // The viewer's simulation thread and `run` go through one scene driver
-// (app/scene_driver.h): the same scene and settings give the same
+// (app/run/scene_driver.h): the same scene and settings give the same
 // positions_hash after N frames in every solver mode — also after a reset
 // and after scrubbing back (frame cache restore + replay).
 #include <chrono>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 #include "app/viewer/sim_thread.h"
 
 namespace {

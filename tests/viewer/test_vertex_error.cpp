@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "app/scene_driver.h"
+#include "app/run/scene_driver.h"
 #include "app/viewer/vertex_error.h"
 
 namespace {

@@ -1,0 +1,409 @@
+// `msxpbd bench`: scenes × solvers × thread counts × iteration counts, each
+// repeated, with the median and spread of ms/frame, per-phase ms, constraints
+// per second, colours and the final residual; a bare distance-kernel floor on
+// the same data; and residual-vs-iteration curves for the convergence study.
+// Speed is reported as measured here, with the build type and thread count.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <omp.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_args.h"
+#include "app/commands/commands.h"
+#include "app/run/run_report.h"
+#include "app/run/scene_driver.h"
+#include "app/cli/solver_flags.h"
+#include "sim/constraint_kernels.h"
+
+namespace app {
+
+namespace {
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+const char* kBenchUsage =
+    "usage: msxpbd bench [options]\n"
+    "  --scenes LIST      comma-separated scenes (default builtin:t1,builtin:p1,builtin:p2)\n"
+    "  --solvers LIST     sst,jacobi,coloring,hybrid (default: all)\n"
+    "  --threads LIST     thread counts (default 1,<all cores>)\n"
+    "  --iterations LIST  iteration counts (default 10)\n"
+    "  --frames N         frames per repeat [1, 100000] (default 60)\n"
+    "  --warmup N         frames run before timing [0, 10000] (default 10)\n"
+    "  --repeats N        repeats per configuration [1, 100] (default 3)\n"
+    "  --activation A     constant activation [0, 1] (default: the ramp)\n"
+    "  --search-every N   substeps between full contact searches (0 = once per frame,\n"
+    "                     the default; 1 = every substep) [0, 100]\n"
+    "  --convergence      also record residual vs iteration for each solver\n"
+    "  --json OUT | --csv OUT  machine-readable results\n";
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Config {
+    std::string scene;
+    sim::SolverKind solver;
+    int threads;
+    int iterations;
+};
+
+struct Result {
+    Config cfg;
+    double ms_median = 0, ms_min = 0, ms_max = 0;
+    std::vector<double> phase_ms;
+    double project_ms = 0;
+    double search_ms = 0;  // the contact search (Phase::Contacts)
+    double frame_dt = 1.0 / 30.0;
+    double constraints_per_s = 0;
+    size_t constraints = 0, vertices = 0;
+    int colors = 0;
+    float residual = 0;
+    std::string hash;
+    bool ok = true;
+    std::string error;
+};
+
+// Constraint projections per frame: every constraint once per iteration and substep.
+size_t projectionsPerFrame(const sim::Simulation& s) {
+    auto c = s.constraintCounts();
+    return (c.fiber + c.structure + c.volume + c.plane + c.contact + c.sliding) * size_t(s.params().iterations) *
+           size_t(s.params().substeps);
+}
+
+Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
+                          const sim::SolverParams& base) {
+    Result r;
+    r.cfg = cfg;
+    std::vector<double> medians;
+    std::vector<double> phase_sum(sim::kPhaseCount, 0.0);
+    double proj_per_frame = 0.0;
+    for (int rep = 0; rep < repeats; ++rep) {
+        SceneDriver d;
+        // bench has no solver flags: the scene's own substeps/carry, as `run` uses.
+        sim::SolverParams p = base;
+        p.solver = cfg.solver;
+        p.threads = cfg.threads;
+        p.iterations = cfg.iterations;
+        if (auto e = d.load(cfg.scene, p); !e.empty()) {
+            r.ok = false;
+            r.error = e;
+            return r;
+        }
+        d.setActivationSource(act);
+        for (int f = 0; f < warmup; ++f) d.step();
+        RunRecorder rec;
+        rec.measure = false;
+        r.frame_dt = d.sim().params().frame_dt;
+        for (int f = 0; f < frames; ++f) {
+            auto t0 = Clock::now();
+            auto rep_ok = d.step();
+            auto t1 = Clock::now();
+            if (!rep_ok.ok) {
+                r.ok = false;
+                r.error = rep_ok.nan.message();
+                break;
+            }
+            rec.addFrame(std::chrono::duration<double, std::milli>(t1 - t0).count(), d.sim());
+            proj_per_frame += double(projectionsPerFrame(d.sim()));
+        }
+        medians.push_back(rec.median());
+        for (int i = 0; i < sim::kPhaseCount; ++i) phase_sum[size_t(i)] += rec.phase_ms_sum[size_t(i)];
+        r.constraints = d.sim().constraintCounts().total();
+        r.vertices = d.sim().world().surfaceVertexCount();
+        r.colors = d.sim().colorCount();
+        r.residual = d.sim().residuals().max();
+        r.hash = hex64(d.sim().positionsHash());
+    }
+    const double total_frames = double(frames) * double(repeats);
+    r.ms_median = median(medians);
+    r.ms_min = *std::min_element(medians.begin(), medians.end());
+    r.ms_max = *std::max_element(medians.begin(), medians.end());
+    r.phase_ms.resize(sim::kPhaseCount);
+    for (int i = 0; i < sim::kPhaseCount; ++i) {
+        r.phase_ms[size_t(i)] = phase_sum[size_t(i)] / total_frames;
+        if (sim::isProjectPhase(static_cast<sim::Phase>(i))) r.project_ms += r.phase_ms[size_t(i)];
+    }
+    r.search_ms = r.phase_ms[size_t(sim::Phase::Contacts)];
+    r.constraints_per_s = r.project_ms > 0 ? (proj_per_frame / total_frames) / (r.project_ms * 1e-3) : 0.0;
+    return r;
+}
+
+// A configuration that runs out of memory (or throws) is reported as failed,
+// naming its scene; the other configurations still run.
+Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
+                 const sim::SolverParams& base) {
+    try {
+        return runConfigUnguarded(cfg, frames, warmup, repeats, act, base);
+    } catch (const std::exception& e) {
+        Result r;
+        r.cfg = cfg;
+        r.ok = false;
+        r.error = cfg.scene + ": " + (dynamic_cast<const std::bad_alloc*>(&e) ? std::string("out of memory") : e.what());
+        return r;
+    }
+}
+
+// The bare Gauss-Seidel distance kernel over the scene's distance constraints,
+// single thread, no timers or other families: the floor the solver's
+// constraints per second can be read against.
+double bareKernelRate(const std::string& scene, int iterations) {
+    SceneDriver d;
+    if (!d.load(scene).empty()) return 0.0;
+    d.step();  // rest lengths and compliances prepared
+    sim::World& w = d.sim().mutableWorld();
+    auto& p = w.particles.p;
+    const auto& wi = w.particles.w;
+    auto& D = w.distances;
+    const int reps = 20;
+    auto t0 = Clock::now();
+    for (int r = 0; r < reps; ++r)
+        for (int it = 0; it < iterations; ++it)
+            for (size_t k = 0; k < D.size(); ++k) {
+                const auto& c = D.c[k];
+                glm::vec3 n;
+                float dl = sim::distanceDelta(p[c.i], p[c.j], wi[c.i], wi[c.j], c.rest, c.alpha_tilde, c.scale,
+                                              D.lambda[k], n);
+                D.lambda[k] += dl;
+                p[c.i] += (wi[c.i] * dl) * n;
+                p[c.j] -= (wi[c.j] * dl) * n;
+            }
+    double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    return double(D.size()) * iterations * reps / s;
+}
+
+json convergenceCurves(const std::string& scene, const std::vector<sim::SolverKind>& solvers, int iterations,
+                       const sim::SolverParams& base, const ActivationSource& act) {
+    json curves = json::array();
+    auto run = [&](sim::SolverKind k, float omega) {
+        SceneDriver d;
+        if (!d.load(scene).empty()) return;
+        sim::SolverParams p = base;
+        p.solver = k;
+        p.iterations = iterations;
+        p.omega = omega;
+        if (!d.setParams(p).empty()) return;
+        d.setActivationSource(act);
+        for (int f = 0; f < 30; ++f) d.step();
+        d.sim().setRecordConvergence(true);
+        d.step();
+        curves.push_back({{"solver", std::string(sim::solverName(k))},
+                          {"omega", omega},
+                          {"residual", d.sim().convergence()}});
+    };
+    for (auto k : solvers) {
+        if (k == sim::SolverKind::Jacobi)
+            for (float w : {1.0f, 1.5f, 1.9f}) run(k, w);
+        else
+            run(k, base.omega);
+    }
+    return curves;
+}
+// Ratios within this run (the same machine, the same minute): each parallel
+// mode's speed-up from 1 to the most threads, coloring against SST at one
+// thread, and each scene's fastest mode with its real-time factor.
+void printSpeedups(std::ostream& os, const std::vector<Result>& results, const std::vector<std::string>& scenes,
+                   const std::vector<int>& threads, const std::vector<int>& iterations) {
+    auto find = [&](const std::string& scene, sim::SolverKind k, int th, int it) -> const Result* {
+        for (const auto& r : results)
+            if (r.ok && r.cfg.scene == scene && r.cfg.solver == k && r.cfg.threads == th && r.cfg.iterations == it)
+                return &r;
+        return nullptr;
+    };
+    const int lo = *std::min_element(threads.begin(), threads.end());
+    const int hi = *std::max_element(threads.begin(), threads.end());
+    os << std::fixed << std::setprecision(2);
+    for (const auto& scene : scenes)
+        for (int it : iterations) {
+            const std::string shown = std::filesystem::path(scene).filename().string();
+            os << shown << ", " << it << " iterations:";
+            if (hi != lo)
+                for (auto k : {sim::SolverKind::Sst, sim::SolverKind::Jacobi, sim::SolverKind::Coloring,
+                               sim::SolverKind::Hybrid})
+                    if (const Result *a = find(scene, k, lo, it), *b = find(scene, k, hi, it); a && b && b->ms_median > 0)
+                        os << " " << sim::solverName(k) << " " << lo << "->" << hi << " threads x"
+                           << a->ms_median / b->ms_median << ";";
+            if (const Result *c = find(scene, sim::SolverKind::Coloring, lo, it), *s = find(scene, sim::SolverKind::Sst, lo, it);
+                c && s && s->ms_median > 0)
+                os << " coloring/sst at " << lo << " thread(s) " << c->ms_median / s->ms_median << ";";
+            const Result* best = nullptr;
+            for (const auto& r : results)
+                if (r.ok && r.cfg.scene == scene && r.cfg.iterations == it && (!best || r.ms_median < best->ms_median))
+                    best = &r;
+            if (best && best->ms_median > 0)
+                os << " fastest " << sim::solverName(best->cfg.solver) << " at " << best->cfg.threads << " thread(s) "
+                   << best->ms_median << " ms = " << best->frame_dt * 1e3 / best->ms_median << "x real time";
+            os << "\n";
+        }
+    os << std::defaultfloat;
+}
+}  // namespace
+
+int benchCommand(const Args& raw) {
+    try {
+        CliArgs args(raw,
+                     {"--scenes", "--solvers", "--threads", "--iterations", "--frames", "--warmup", "--repeats",
+                      "--activation", "--search-every", "--json", "--csv"},
+                     {"--help", "--convergence"});
+        if (args.flag("--help")) {
+            std::cout << kBenchUsage;
+            return 0;
+        }
+        std::vector<std::string> scenes = args.list("--scenes");
+        if (scenes.empty()) scenes = {"builtin:t1", "builtin:p1", "builtin:p2"};
+        std::vector<sim::SolverKind> solvers;
+        auto solver_names = args.list("--solvers");
+        if (solver_names.empty()) solver_names = {"sst", "jacobi", "coloring", "hybrid"};
+        for (const auto& s : solver_names) {
+            auto k = sim::parseSolver(s);
+            if (!k) throw CliError("--solvers: '" + s + "' is unknown (valid: sst, jacobi, coloring, hybrid)");
+            solvers.push_back(*k);
+        }
+        std::vector<int> threads;
+        for (const auto& t : args.list("--threads")) threads.push_back(int(parseInteger("--threads", t, 1, 256)));
+        if (threads.empty()) threads = {1, omp_get_num_procs()};
+        if (threads.size() == 2 && threads[0] == threads[1]) threads.pop_back();
+        std::vector<int> iterations;
+        for (const auto& t : args.list("--iterations"))
+            iterations.push_back(int(parseInteger("--iterations", t, 1, 1000)));
+        if (iterations.empty()) iterations = {10};
+        const int frames = int(args.integer("--frames", 60, 1, 100000));
+        const int warmup = int(args.integer("--warmup", 10, 0, 10000));
+        const int repeats = int(args.integer("--repeats", 3, 1, 100));
+        ActivationSource act{ActivationSource::Kind::Ramp, 1.0f};
+        if (auto a = args.get("--activation"))
+            act = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
+        sim::SolverParams base;
+        base.search_every = int(args.integer("--search-every", base.search_every, 0, 100));
+        for (const char* flag : {"--json", "--csv"})
+            if (auto out = args.get(flag)) checkOutputPath(flag, *out);
+        // Every scene must load: a typo or a bad file is an error, not a table
+        // of skipped rows (runs that fail later, a NaN, are still reported as rows).
+        for (const auto& scene : scenes) {
+            SceneDriver probe;
+            if (auto e = probe.load(scene); !e.empty()) throw CliError(e);
+        }
+
+        std::cout << "msxpbd bench: " << buildType() << " build, " << omp_get_num_procs() << " cores, " << frames
+                  << " frames x " << repeats << " repeats per row, contact search "
+                  << (base.search_every == 0 ? std::string("once per frame")
+                                             : "every " + std::to_string(base.search_every) + " substep(s)")
+                  << "\n";
+        std::cout << std::left << std::setw(22) << "scene" << std::setw(10) << "solver" << std::setw(8) << "threads"
+                  << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
+                  << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
+                  << std::setw(12) << "Mconstr/s" << std::setw(8)
+                  << "colors" << std::setw(12) << "residual" << "\n";
+        std::vector<Result> results;
+        for (const auto& scene : scenes)
+            for (auto solver : solvers)
+                for (int th : threads)
+                    for (int it : iterations) {
+                        Result r = runConfig({scene, solver, th, it}, frames, warmup, repeats, act, base);
+                        // The table shows the file name (paths overflow the column; JSON/CSV keep them).
+                        const std::string shown = std::filesystem::path(scene).filename().string();
+                        std::cout << std::left << std::setw(22) << (shown.size() > 21 ? shown.substr(0, 21) : shown)
+                                  << std::setw(10)
+                                  << sim::solverName(solver) << std::setw(8) << th << std::setw(6) << it
+                                  << std::right;
+                        if (!r.ok) {
+                            std::cout << "  skipped: " << r.error << "\n";
+                        } else {
+                            std::ostringstream spread;
+                            spread << std::fixed << std::setprecision(2) << r.ms_min << "-" << r.ms_max;
+                            std::cout << std::fixed << std::setprecision(2) << std::setw(10) << r.ms_median
+                                      << std::setw(16) << spread.str() << std::setw(11) << r.project_ms
+                                      << std::setw(9) << r.search_ms << std::setw(8)
+                                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
+                                      << std::setw(12) << std::scientific << std::setprecision(2) << r.residual
+                                      << std::defaultfloat << "\n";
+                        }
+                        results.push_back(std::move(r));
+                    }
+        printSpeedups(std::cout, results, scenes, threads, iterations);
+        json floor = json::object();
+        for (const auto& scene : scenes) {
+            double rate = bareKernelRate(scene, iterations.front());
+            floor[scene] = rate;
+            std::cout << "bare distance kernel floor (" << scene << ", 1 thread): " << std::fixed
+                      << std::setprecision(1) << rate * 1e-6 << " M constraints/s\n";
+        }
+        json j;
+        j["build_type"] = buildType();
+        j["cores"] = omp_get_num_procs();
+        j["frames"] = frames;
+        j["repeats"] = repeats;
+        j["search_every"] = base.search_every;
+        j["kernel_floor_constraints_per_s"] = floor;
+        json rows = json::array();
+        for (const auto& r : results) {
+            json row = {{"scene", r.cfg.scene}, {"solver", std::string(sim::solverName(r.cfg.solver))},
+                        {"threads", r.cfg.threads}, {"iterations", r.cfg.iterations}, {"ok", r.ok}};
+            if (!r.ok) {
+                row["error"] = r.error;
+            } else {
+                json phases = json::object();
+                for (int i = 0; i < sim::kPhaseCount; ++i)
+                    phases[std::string(sim::phaseName(static_cast<sim::Phase>(i)))] = r.phase_ms[size_t(i)];
+                phases["project"] = r.project_ms;
+                row.update({{"ms_per_frame", {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}}},
+                            {"phases_ms", phases},
+                            {"real_time_factor", r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0},
+                            {"constraints_per_s", r.constraints_per_s},
+                            {"constraints", r.constraints},
+                            {"vertices", r.vertices},
+                            {"colors", r.colors},
+                            {"max_residual", r.residual},
+                            {"positions_hash", r.hash}});
+            }
+            rows.push_back(row);
+        }
+        j["results"] = rows;
+        if (args.flag("--convergence")) {
+            j["convergence"] = convergenceCurves(scenes.front(), solvers, iterations.back() < 20 ? 50 : iterations.back(),
+                                                 base, act);
+            std::cout << "convergence (" << scenes.front() << "): residual after iteration 1, 10, last\n";
+            for (const auto& c : j["convergence"]) {
+                const auto& res = c["residual"];
+                if (res.empty()) continue;
+                std::cout << "  " << std::left << std::setw(10) << c["solver"].get<std::string>() << " omega "
+                          << c["omega"].get<double>() << ": " << std::scientific << std::setprecision(3)
+                          << res.front().get<double>() << "  " << res[std::min<size_t>(9, res.size() - 1)].get<double>()
+                          << "  " << res.back().get<double>() << std::defaultfloat << "\n";
+            }
+        }
+        if (auto out = args.get("--json")) {
+            std::ofstream f(*out);
+            f << j.dump(2) << "\n";
+            if (!f) throw CliError("cannot write " + *out);
+        }
+        if (auto out = args.get("--csv")) {
+            std::ofstream f(*out);
+            f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
+                 "constraints_per_s,colors,max_residual\n";
+            for (const auto& r : results)
+                if (r.ok)
+                    f << r.cfg.scene << "," << sim::solverName(r.cfg.solver) << "," << r.cfg.threads << ","
+                      << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
+                      << r.project_ms << "," << r.search_ms << ","
+                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
+            if (!f) throw CliError("cannot write " + *out);
+        }
+        return 0;
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "msxpbd bench: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace app

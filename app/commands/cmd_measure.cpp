@@ -1,0 +1,111 @@
+// `msxpbd measure --scene FILE [--section BONE]... [--json OUT]`: how a scene's
+// muscles are sized and packed at rest (engine/anatomy/anatomy_measures.h,
+// docs/anatomy.md "Measured packing"): per-muscle volume against the
+// reference table, touching share, deepest overlap, and the muscle
+// cross-section through the middle of the named bones (default: every
+// humerus, femur and tibia).
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_args.h"
+#include "app/commands/commands.h"
+#include "engine/anatomy/anatomy_measures.h"
+#include "engine/gltf/gltf_loader.h"
+
+namespace app {
+
+int measureCommand(const Args& raw) {
+    std::string scene_path, json_out;
+    std::vector<std::string> sections;
+    try {
+        CliArgs args(raw, {"--scene", "--section", "--json"}, {"--help"});
+        if (args.flag("--help")) {
+            std::puts("usage: msxpbd measure --scene FILE [--section BONE]... [--json OUT]\n"
+                      "rest-pose sizing and packing of the scene's muscles: volume vs the reference\n"
+                      "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
+                      "bone, deepest muscle-muscle overlap, muscle cross-section through the middle of\n"
+                      "each BONE's capsule (default: every humerus*, femur*, tibia*)");
+            return 0;
+        }
+        auto scene = args.get("--scene");
+        if (!scene) throw CliError("--scene FILE is required");
+        scene_path = *scene;
+        sections = args.getAll("--section");
+        if (auto out = args.get("--json")) {
+            checkOutputPath("--json", *out);
+            json_out = *out;
+        }
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "msxpbd measure: %s\n", e.what());
+        return 1;
+    }
+    engine::Scene scene;
+    std::string err = engine::loadGltfScene(scene_path, scene);
+    if (!err.empty()) {
+        std::fprintf(stderr, "msxpbd measure: %s\n", err.c_str());
+        return 1;
+    }
+    if (sections.empty())
+        for (const sim::BodyDesc& b : scene.desc.bodies)
+            for (const char* prefix : {"humerus", "femur", "tibia"})
+                if (b.name.rfind(prefix, 0) == 0) sections.push_back(b.name);
+
+    const std::vector<engine::MuscleMeasure> ms = engine::measureMuscles(scene.desc);
+    nlohmann::json report = {{"scene", scene_path}, {"muscles", nlohmann::json::array()}, {"sections", nlohmann::json::array()}};
+    std::printf("%-34s %9s %9s %6s %9s %10s\n", "muscle", "vol cm3", "ref cm3", "ratio", "touching", "overlap mm");
+    double total = 0.0, total_ref = 0.0;
+    std::vector<double> touching;
+    for (const engine::MuscleMeasure& m : ms) {
+        const double v = m.volume * 1e6, ref = m.reference ? m.reference->cm3 : 0.0;
+        total += v;
+        total_ref += ref;
+        touching.push_back(m.touching);
+        if (ref > 0.0)
+            std::printf("%-34s %9.1f %9.1f %6.2f %9.2f %10.2f\n", m.name.c_str(), v, ref, v / ref, m.touching, m.overlap * 1e3);
+        else
+            std::printf("%-34s %9.1f %9s %6s %9.2f %10.2f\n", m.name.c_str(), v, "-", "-", m.touching, m.overlap * 1e3);
+        nlohmann::json j = {{"name", m.name}, {"volume_cm3", v}, {"touching_share", m.touching},
+                            {"max_overlap_mm", m.overlap * 1e3}, {"overlap_with", m.overlap_with}};
+        if (m.reference) {
+            j["reference_cm3"] = ref;
+            j["reference_muscle"] = m.reference->muscle;
+            j["reference_source"] = m.reference->source;
+        }
+        report["muscles"].push_back(j);
+    }
+    std::sort(touching.begin(), touching.end());
+    const double median = touching.empty() ? 0.0
+                                           : (touching.size() % 2 ? touching[touching.size() / 2]
+                                                                  : 0.5 * (touching[touching.size() / 2 - 1] + touching[touching.size() / 2]));
+    std::printf("total %.1f cm3 (reference %.1f for the muscles in the table); median touching share %.2f\n", total,
+                total_ref, median);
+    report["total_cm3"] = total;
+    report["median_touching_share"] = median;
+    for (const std::string& bone : sections) {
+        engine::SectionMeasure s;
+        if (!engine::measureSection(scene.desc, bone, 0.12f, s)) {
+            std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(), bone.c_str());
+            return 1;
+        }
+        std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2\n", bone.c_str(), s.muscle_area * 1e4,
+                    s.muscles.size(), s.bone_area * 1e4);
+        report["sections"].push_back({{"bone", bone}, {"muscle_area_cm2", s.muscle_area * 1e4},
+                                      {"bone_area_cm2", s.bone_area * 1e4}, {"muscles", s.muscles}});
+    }
+    if (!json_out.empty()) {
+        std::ofstream f(json_out);
+        f << report.dump(2) << "\n";
+        if (!f) {
+            std::fprintf(stderr, "msxpbd measure: %s: write failed\n", json_out.c_str());
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace app

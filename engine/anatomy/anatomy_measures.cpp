@@ -1,0 +1,163 @@
+#include "engine/anatomy/anatomy_measures.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/geometry.h"
+
+namespace engine {
+namespace {
+
+struct Box {
+    glm::vec3 lo{1e9f}, hi{-1e9f};
+    void add(glm::vec3 p) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    bool contains(glm::vec3 p, float pad) const {
+        for (int k = 0; k < 3; ++k)
+            if (p[k] < lo[k] - pad || p[k] > hi[k] + pad) return false;
+        return true;
+    }
+};
+
+struct Capsule {
+    glm::vec3 a, b;
+    float r;
+};
+
+bool inside(glm::vec3 p, const sim::MuscleDesc& m) {
+    int hits = 0;
+    for (const glm::uvec3& t : m.triangles) hits += sim::skewRayCrosses(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z]) ? 1 : 0;
+    return hits % 2 == 1;
+}
+
+float surfaceDistance(glm::vec3 p, const sim::MuscleDesc& m, float limit) {
+    float best = limit;
+    for (const glm::uvec3& t : m.triangles) {
+        const glm::vec3 a = m.vertices[t.x], b = m.vertices[t.y], c = m.vertices[t.z];
+        const glm::vec3 lo = glm::min(a, glm::min(b, c)), hi = glm::max(a, glm::max(b, c));
+        bool far = false;
+        for (int k = 0; k < 3; ++k) far = far || p[k] < lo[k] - best || p[k] > hi[k] + best;
+        if (far) continue;
+        sim::TriFeature f;
+        best = std::min(best, glm::length(p - sim::closestPointOnTriangle(p, a, b, c, f)));
+    }
+    return best;
+}
+
+std::vector<Capsule> capsules(const sim::SceneDesc& s) {
+    std::vector<Capsule> out;
+    for (const sim::BodyDesc& b : s.bodies)
+        if (b.triangles.empty() && b.capsule_radius > 0.0f)
+            out.push_back({glm::vec3(b.transform * glm::vec4(b.capsule_a, 1.0f)),
+                           glm::vec3(b.transform * glm::vec4(b.capsule_b, 1.0f)), b.capsule_radius});
+    return out;
+}
+
+}  // namespace
+
+std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float near) {
+    const size_t n = scene.muscles.size();
+    std::vector<Box> boxes(n);
+    for (size_t i = 0; i < n; ++i)
+        for (const glm::vec3& v : scene.muscles[i].vertices) boxes[i].add(v);
+    const std::vector<Capsule> bones = capsules(scene);
+    // Bones are the capsule bodies (what the generated scenes collide with,
+    // docs/anatomy.md); mesh bodies are not measured against.
+    std::vector<MuscleMeasure> out(n);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long li = 0; li < long(n); ++li) {
+        const size_t i = size_t(li);
+        const sim::MuscleDesc& m = scene.muscles[i];
+        MuscleMeasure& r = out[i];
+        r.name = m.name;
+        r.reference = referenceVolume(m.name);
+        double vol = 0.0;
+        for (const glm::uvec3& t : m.triangles) {
+            const glm::dvec3 a = m.vertices[t.x], b = m.vertices[t.y], c = m.vertices[t.z];
+            vol += glm::dot(a, glm::cross(b, c)) / 6.0;
+        }
+        r.volume = vol;
+        size_t touching = 0;
+        for (const glm::vec3& p : m.vertices) {
+            bool near_any = false;
+            for (const Capsule& c : bones)
+                if (sim::closestOnCapsule(p, c.a, c.b, c.r).signed_distance <= near) {
+                    near_any = true;
+                    break;
+                }
+            for (size_t j = 0; j < n; ++j) {
+                if (j == i || !boxes[j].contains(p, near)) continue;
+                const sim::MuscleDesc& o = scene.muscles[j];
+                const bool in = boxes[j].contains(p, 0.0f) && inside(p, o);
+                const float d = surfaceDistance(p, o, in ? 1.0f : near * 1.0001f);
+                if (in || d <= near) near_any = true;
+                if (in && d > r.overlap) {
+                    r.overlap = d;
+                    r.overlap_with = o.name;
+                }
+            }
+            touching += near_any ? 1 : 0;
+        }
+        r.touching = m.vertices.empty() ? 0.0 : double(touching) / double(m.vertices.size());
+    }
+    return out;
+}
+
+double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
+                   glm::vec3 normal, float reach) {
+    const glm::dvec3 o(point), n = glm::normalize(glm::dvec3(normal));
+    double area = 0.0;
+    for (const glm::uvec3& t : triangles) {
+        const glm::dvec3 p[3] = {vertices[t.x], vertices[t.y], vertices[t.z]};
+        double d[3];
+        for (int k = 0; k < 3; ++k) d[k] = glm::dot(p[k] - o, n);
+        // The segment where the plane cuts the triangle, from the edge going
+        // up through the plane to the edge going down: with outward winding
+        // this runs the section's boundary counter-clockwise about n.
+        glm::dvec3 up{0.0}, down{0.0};
+        int found = 0;
+        for (int k = 0; k < 3; ++k) {
+            const int l = (k + 1) % 3;
+            const bool a_below = d[k] < 0.0, b_below = d[l] < 0.0;
+            if (a_below == b_below) continue;
+            const glm::dvec3 x = p[k] + (p[l] - p[k]) * (d[k] / (d[k] - d[l]));
+            if (a_below) {
+                up = x;
+            } else {
+                down = x;
+            }
+            ++found;
+        }
+        if (found != 2) continue;
+        if (glm::length(0.5 * (up + down) - o) > double(reach)) continue;
+        area += 0.5 * glm::dot(glm::cross(down - o, up - o), n);
+    }
+    return std::fabs(area);
+}
+
+bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out) {
+    for (const sim::BodyDesc& b : scene.bodies) {
+        if (b.name != bone || !b.triangles.empty() || b.capsule_radius <= 0.0f) continue;
+        const glm::vec3 a = glm::vec3(b.transform * glm::vec4(b.capsule_a, 1.0f)),
+                        c = glm::vec3(b.transform * glm::vec4(b.capsule_b, 1.0f));
+        out = SectionMeasure{};
+        out.bone = bone;
+        out.point = 0.5f * (a + c);
+        out.normal = glm::normalize(c - a);
+        out.bone_area = 3.14159265358979 * double(b.capsule_radius) * double(b.capsule_radius);
+        for (const sim::MuscleDesc& m : scene.muscles) {
+            const double s = sectionArea(m.vertices, m.triangles, out.point, out.normal, reach);
+            if (s <= 0.0) continue;
+            out.muscle_area += s;
+            out.muscles.push_back(m.name);
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace engine

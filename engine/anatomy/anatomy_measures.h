@@ -1,0 +1,48 @@
+// How well a scene's muscles are sized and packed at rest (docs/anatomy.md
+// "Measured packing"): per-muscle volume against the reference table, the
+// share of each muscle's vertices that touch a neighbour or a bone, the
+// deepest overlap between muscles, and the summed muscle cross-section on a
+// plane through the middle of a bone. Pure geometry on the scene the loader
+// built (rest pose), so it measures any file, generated or not.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "engine/anatomy/anatomy_reference.h"
+#include "sim/scene_desc.h"
+
+namespace engine {
+
+struct MuscleMeasure {
+    std::string name;
+    double volume = 0.0;           // m³, closed-mesh volume at rest
+    const ReferenceVolume* reference = nullptr;  // nullptr: not in the table
+    double touching = 0.0;         // share of vertices within `near` of another muscle's surface or of a bone
+    double overlap = 0.0;          // m: deepest vertex of this muscle inside another muscle
+    std::string overlap_with;
+};
+
+struct SectionMeasure {
+    std::string bone;              // the body whose capsule's middle the plane goes through
+    glm::vec3 point{0.0f}, normal{0.0f};
+    double muscle_area = 0.0;      // m², summed over muscles cut by the plane near the bone
+    double bone_area = 0.0;        // m², the capsule's disc
+    std::vector<std::string> muscles;
+};
+
+std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float near = 0.003f);
+
+// The plane through the middle of body `bone`'s capsule, perpendicular to it;
+// only sections within `reach` of the capsule's axis count (not the other
+// limb). Returns false when there is no such capsule body.
+bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out);
+
+// Area of the section of a closed, outward-wound mesh by a plane, counting
+// only section pieces within `reach` of `point` (m²).
+double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
+                   glm::vec3 normal, float reach);
+
+}  // namespace engine

@@ -1,0 +1,481 @@
+#include "engine/anatomy/skin_outline.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace engine {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+int findBone(const std::vector<OutlineBone>& bones, const std::string& name) {
+    for (size_t i = 0; i < bones.size(); ++i)
+        if (bones[i].name == name) return int(i);
+    return -1;
+}
+
+glm::vec3 unit(glm::vec3 v) {
+    const float l = glm::length(v);
+    return l > 0.0f ? v / l : glm::vec3(0, -1, 0);
+}
+
+// Exact signed distance of a round cone (segment a→b, radii r1→r2), after
+// Inigo Quilez's formulation, in double for stable bits near the axis.
+double roundCone(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, double r1, double r2) {
+    const glm::dvec3 ba = b - a;
+    const double l2 = glm::dot(ba, ba);
+    if (l2 < 1e-18) return glm::length(p - a) - std::max(r1, r2);
+    const double rr = r1 - r2, a2 = l2 - rr * rr, il2 = 1.0 / l2;
+    const glm::dvec3 pa = p - a;
+    const double y = glm::dot(pa, ba), z = y - l2;
+    const glm::dvec3 xv = pa * l2 - ba * y;
+    const double x2 = glm::dot(xv, xv), y2 = y * y * l2, z2 = z * z * l2;
+    const double k = (rr > 0 ? 1.0 : rr < 0 ? -1.0 : 0.0) * rr * rr * x2;
+    if ((z > 0 ? 1.0 : z < 0 ? -1.0 : 0.0) * a2 * z2 > k) return std::sqrt(x2 + z2) * il2 - r2;
+    if ((y > 0 ? 1.0 : y < 0 ? -1.0 : 0.0) * a2 * y2 < k) return std::sqrt(x2 + y2) * il2 - r1;
+    return (std::sqrt(x2 * a2 * il2) + y * rr) * il2 - r1;
+}
+
+// Polynomial smooth minimum (blend radius k).
+float smin(float a, float b, float k) {
+    const float h = std::max(k - std::fabs(a - b), 0.0f) / k;
+    return std::min(a, b) - h * h * k * 0.25f;
+}
+
+// Moves p onto the zero set of f along the gradient (Newton steps).
+glm::vec3 project(const std::function<float(glm::vec3)>& f, glm::vec3 p) {
+    constexpr float h = 1e-4f;
+    for (int it = 0; it < 3; ++it) {
+        const float v = f(p);
+        if (std::fabs(v) < 1e-6f) break;
+        const glm::vec3 g((f(p + glm::vec3(h, 0, 0)) - f(p - glm::vec3(h, 0, 0))) / (2 * h),
+                          (f(p + glm::vec3(0, h, 0)) - f(p - glm::vec3(0, h, 0))) / (2 * h),
+                          (f(p + glm::vec3(0, 0, h)) - f(p - glm::vec3(0, 0, h))) / (2 * h));
+        const float g2 = glm::dot(g, g);
+        if (!(g2 > 1e-8f)) break;
+        glm::vec3 step = v * g / g2;
+        const float l = glm::length(step);
+        if (l > 0.01f) step *= 0.01f / l;  // never jump across a thin part
+        p -= step;
+    }
+    return p;
+}
+
+float quality(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const float area2 = glm::length(glm::cross(b - a, c - a));  // twice the area
+    const float s = glm::dot(b - a, b - a) + glm::dot(c - b, c - b) + glm::dot(a - c, a - c);
+    return s > 0.0f ? 2.0f * std::sqrt(3.0f) * area2 / s : 0.0f;  // 1 for equilateral
+}
+
+// Edge-collapse reduction of a closed manifold mesh: in passes, the shortest
+// edges first, each collapse on its own neighbourhood (an independent set per
+// pass, so the order of collapses never depends on earlier ones in the same
+// region). A collapse must keep the mesh manifold (link condition, valence
+// > 3 at the two opposite vertices), not flip or squash a triangle, and not
+// make an edge longer than `max_edge`. The merged vertex goes to the
+// surface of f.
+void decimate(MeshData& m, size_t target, float max_edge, const std::function<float(glm::vec3)>& f) {
+    std::vector<glm::vec3>& V = m.vertices;
+    std::vector<glm::uvec3>& T = m.triangles;
+    std::vector<uint8_t> alive(T.size(), 1);
+    std::vector<std::vector<uint32_t>> vt(V.size());
+    for (uint32_t t = 0; t < T.size(); ++t)
+        for (int k = 0; k < 3; ++k) vt[T[t][k]].push_back(t);
+    size_t count = T.size();
+    std::vector<uint32_t> na, nb;
+    auto ring = [&](uint32_t v, std::vector<uint32_t>& out) {
+        out.clear();
+        for (uint32_t t : vt[v])
+            for (int k = 0; k < 3; ++k)
+                if (T[t][k] != v) out.push_back(T[t][k]);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    };
+    auto tryCollapse = [&](uint32_t a, uint32_t b) {
+        ring(a, na);
+        ring(b, nb);
+        std::array<uint32_t, 3> common{};
+        size_t nc = 0;
+        for (uint32_t x : na)
+            if (std::binary_search(nb.begin(), nb.end(), x)) {
+                if (nc == 2) return false;  // link condition
+                common[nc++] = x;
+            }
+        if (nc != 2) return false;
+        for (size_t c = 0; c < 2; ++c)
+            if (vt[common[c]].size() <= 3) return false;
+        if (vt[a].size() + vt[b].size() - 4 < 3) return false;
+        const glm::vec3 p = 0.5f * (V[a] + V[b]);
+        for (uint32_t v : {a, b})
+            for (uint32_t t : vt[v]) {
+                glm::uvec3 tri = T[t];
+                const bool has_a = tri.x == a || tri.y == a || tri.z == a;
+                const bool has_b = tri.x == b || tri.y == b || tri.z == b;
+                if (has_a && has_b) continue;
+                std::array<glm::vec3, 3> q{V[tri.x], V[tri.y], V[tri.z]};
+                const glm::vec3 n0 = glm::cross(q[1] - q[0], q[2] - q[0]);
+                for (int k = 0; k < 3; ++k)
+                    if (tri[k] == v) q[size_t(k)] = p;
+                const glm::vec3 n1 = glm::cross(q[1] - q[0], q[2] - q[0]);
+                const float l0 = glm::length(n0), l1 = glm::length(n1);
+                if (!(l1 > 0.0f) || glm::dot(n0, n1) < 0.6f * l0 * l1) return false;
+                if (quality(q[0], q[1], q[2]) < 0.2f) return false;
+                for (int k = 0; k < 3; ++k)
+                    if (glm::length(q[size_t(k)] - q[size_t((k + 1) % 3)]) > max_edge) return false;
+            }
+        for (uint32_t t : vt[b]) {
+            glm::uvec3& tri = T[t];
+            if (tri.x == a || tri.y == a || tri.z == a) {
+                alive[t] = 0;
+                --count;
+                continue;
+            }
+            for (int k = 0; k < 3; ++k)
+                if (tri[k] == b) tri[k] = a;
+            vt[a].push_back(t);
+        }
+        vt[b].clear();
+        std::erase_if(vt[a], [&](uint32_t t) { return !alive[t]; });
+        for (uint32_t c : {common[0], common[1]}) std::erase_if(vt[c], [&](uint32_t t) { return !alive[t]; });
+        V[a] = project(f, p);
+        return true;
+    };
+    struct Edge {
+        float len2;
+        uint32_t a, b;
+    };
+    std::vector<Edge> edges;
+    std::vector<uint8_t> touched(V.size());
+    while (count > target) {
+        edges.clear();
+        for (uint32_t t = 0; t < T.size(); ++t) {
+            if (!alive[t]) continue;
+            for (int k = 0; k < 3; ++k) {
+                const uint32_t a = T[t][k], b = T[t][(k + 1) % 3];
+                if (a < b) edges.push_back({glm::dot(V[a] - V[b], V[a] - V[b]), a, b});
+            }
+        }
+        std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+            return x.len2 != y.len2 ? x.len2 < y.len2 : x.a != y.a ? x.a < y.a : x.b < y.b;
+        });
+        std::fill(touched.begin(), touched.end(), 0);
+        size_t done = 0;
+        for (const Edge& e : edges) {
+            if (count <= target) break;
+            if (touched[e.a] || touched[e.b]) continue;
+            if (!tryCollapse(e.a, e.b)) continue;
+            ++done;
+            touched[e.a] = touched[e.b] = 1;
+            for (uint32_t t : vt[e.a])
+                for (int k = 0; k < 3; ++k) touched[T[t][k]] = 1;
+        }
+        if (done == 0) break;
+    }
+    // Compact, keeping the order of the survivors.
+    std::vector<uint32_t> remap(V.size(), UINT32_MAX);
+    std::vector<glm::vec3> nv;
+    std::vector<glm::uvec3> nt;
+    for (uint32_t t = 0; t < T.size(); ++t) {
+        if (!alive[t]) continue;
+        glm::uvec3 tri;
+        for (int k = 0; k < 3; ++k) {
+            uint32_t& r = remap[T[t][k]];
+            if (r == UINT32_MAX) {
+                r = uint32_t(nv.size());
+                nv.push_back(V[T[t][k]]);
+            }
+            tri[k] = r;
+        }
+        nt.push_back(tri);
+    }
+    V = std::move(nv);
+    T = std::move(nt);
+}
+
+// Tangential relaxation: each vertex halfway to its neighbours' centroid,
+// then back onto the surface (Jacobi order: deterministic).
+void relax(MeshData& m, int iterations, const std::function<float(glm::vec3)>& f) {
+    std::vector<std::vector<uint32_t>> nbr(m.vertices.size());
+    for (const glm::uvec3& t : m.triangles)
+        for (int k = 0; k < 3; ++k) {
+            nbr[t[k]].push_back(t[(k + 1) % 3]);
+            nbr[t[k]].push_back(t[(k + 2) % 3]);
+        }
+    for (auto& n : nbr) {
+        std::sort(n.begin(), n.end());
+        n.erase(std::unique(n.begin(), n.end()), n.end());
+    }
+    std::vector<glm::vec3> next(m.vertices.size());
+    for (int it = 0; it < iterations; ++it) {
+        for (size_t v = 0; v < m.vertices.size(); ++v) {
+            glm::vec3 c(0.0f);
+            for (uint32_t u : nbr[v]) c += m.vertices[u];
+            c /= float(std::max<size_t>(nbr[v].size(), 1));
+            next[v] = project(f, glm::mix(m.vertices[v], c, 0.5f));
+        }
+        m.vertices.swap(next);
+    }
+}
+
+}  // namespace
+
+float pieceSdf(const OutlinePiece& pc, glm::vec3 p) {
+    glm::dvec3 q(p), a(pc.a), b(pc.b);
+    double scale = 1.0;
+    if (pc.flatten < 1.0f) {
+        // Stretch the flat axis (made perpendicular to the segment) so the
+        // ellipse becomes a circle; the distance is scaled back by `flatten`
+        // (a lower bound, exact along the other axis).
+        glm::dvec3 d = b - a;
+        const double dl = glm::length(d);
+        d = dl > 0 ? d / dl : glm::dvec3(0, 1, 0);
+        glm::dvec3 ax(pc.flat_axis);
+        ax -= d * glm::dot(ax, d);
+        const double al = glm::length(ax);
+        if (al > 1e-9) {
+            ax /= al;
+            const double s = glm::dot(q - a, ax);
+            q += ax * (s / double(pc.flatten) - s);
+            scale = double(pc.flatten);
+        }
+    }
+    return float(scale * roundCone(q, a, b, double(pc.ra), double(pc.rb)));
+}
+
+float outlineSdf(const std::vector<OutlinePiece>& pieces, glm::vec3 p) {
+    constexpr float kFar = 1e9f;
+    float d = kFar, run = kFar;  // the union so far, the current run of joined pieces
+    auto close = [&] {
+        if (run < kFar) d = d < kFar ? smin(d, run, kOutlineBlend) : run;
+        run = kFar;
+    };
+    for (const OutlinePiece& pc : pieces) {
+        if (!pc.joined) close();
+        // Far pieces (more than the blend beyond the current value) cannot change it.
+        const float reach = 0.5f * glm::length(pc.b - pc.a) + std::max(pc.ra, pc.rb);
+        if (glm::length(p - 0.5f * (pc.a + pc.b)) - reach > std::min(d, run) + kOutlineBlend) continue;
+        run = std::min(run, pieceSdf(pc, p));
+    }
+    close();
+    return d;
+}
+
+std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
+    std::vector<OutlinePiece> out;  // (trunk pieces all blend: `join` stays false)
+    bool join = false;  // the next piece continues the limb of the previous one
+    auto piece = [&](glm::vec3 a, float ra, glm::vec3 b, float rb, int bone, float flatten = 1.0f,
+                     glm::vec3 axis = {0, 0, 1}) {
+        out.push_back({a, b, ra, rb, flatten, axis, bone, join});
+    };
+    const glm::vec3 X(1, 0, 0), Y(0, 1, 0), Z(0, 0, 1);
+    const int pelvis = findBone(bones, "pelvis"), torso = findBone(bones, "torso");
+    const bool trunk = pelvis >= 0 && torso >= 0;
+
+    if (trunk) {
+        // Trunk (docs/anatomy.md, "Skin outline"): hip breadth ~0.33 m, waist
+        // narrower, chest 0.33 m wide and 0.24 m deep; neck girth ~38 cm.
+        const glm::vec3 P = bones[size_t(pelvis)].head;  // (0, 0.97, 0) in the generated rigs
+        const glm::vec3 up = unit(bones[size_t(torso)].tail - bones[size_t(torso)].head);
+        const glm::vec3 base(P.x, P.y, bones[size_t(torso)].head.z);
+        auto at = [&](float y, float z) { return base + up * y + Z * z; };
+        piece(at(-0.04f, 0.015f) - X * 0.07f, 0.095f, at(-0.04f, 0.015f) + X * 0.07f, 0.095f, pelvis, 0.95f, Z);
+        piece(at(-0.05f, -0.02f) - X * 0.055f, 0.08f, at(-0.05f, -0.02f) + X * 0.055f, 0.08f, pelvis);  // buttocks
+        piece(at(0.03f, 0.015f), 0.15f, at(0.12f, 0.01f), 0.142f, pelvis, 0.70f, Z);
+        piece(at(0.12f, 0.01f), 0.142f, at(0.30f, 0.01f), 0.165f, torso, 0.727f, Z);
+        piece(at(0.44f, -0.005f), 0.058f, at(0.59f, 0.01f), 0.055f, torso);                // neck
+        piece(at(0.67f, 0.02f), 0.095f, at(0.695f, 0.015f), 0.095f, torso, 0.82f, X);      // cranium
+        piece(at(0.63f, 0.045f), 0.055f, at(0.595f, 0.075f), 0.04f, torso, 0.9f, X);       // face, jaw
+        for (const char* suf : {"_r", "_l"}) {
+            const int hum = findBone(bones, std::string("humerus") + suf);
+            if (hum < 0) continue;
+            const glm::vec3 SH = bones[size_t(hum)].head;
+            const glm::vec3 side = X * (SH.x < P.x ? -1.0f : 1.0f);
+            // Shoulder girdle (trapezius, clavicle) from the neck to the shoulder.
+            piece(at(0.47f, -0.01f) + side * 0.04f, 0.055f, SH + Y * 0.012f - side * 0.02f + Z * 0.005f, 0.05f, torso,
+                  0.8f, Z);
+        }
+    }
+
+    for (const char* suf : {"_r", "_l"}) {
+        const std::string s(suf);
+        const int hum = findBone(bones, "humerus" + s), uln = findBone(bones, "ulna" + s),
+                  rad = findBone(bones, "radius" + s), hand = findBone(bones, "hand" + s);
+        if (hum >= 0 && uln >= 0) {
+            // Arm (ANSUR II): upper arm relaxed 32–35 cm (r 5.2 cm mid-arm),
+            // forearm 27–29 cm just below the elbow (r 4.4), wrist 16.5 cm.
+            const glm::vec3 SH = bones[size_t(hum)].head, E = bones[size_t(hum)].tail;
+            const glm::vec3 W = hand >= 0 ? bones[size_t(hand)].head : bones[size_t(uln)].tail;
+            const glm::vec3 side = X * (SH.x < 0.0f ? -1.0f : 1.0f);
+            const glm::vec3 dU = unit(E - SH), dF = unit(W - E);
+            join = false;
+            piece(SH - dU * 0.015f + side * 0.008f, 0.056f, SH + dU * 0.09f, 0.053f, hum);  // deltoid
+            join = true;
+            piece(SH + dU * 0.09f, 0.053f, SH + dU * 0.21f, 0.050f, hum);
+            piece(SH + dU * 0.21f, 0.050f, E, 0.043f, hum);
+            piece(E, 0.043f, E + dF * 0.06f, 0.045f, uln);
+            piece(E + dF * 0.06f, 0.045f, E + dF * 0.15f, 0.036f, uln);
+            piece(E + dF * 0.15f, 0.036f, W, 0.029f, rad >= 0 ? rad : uln, 0.8f, Z);
+            if (hand >= 0) {
+                const glm::vec3 HT = bones[size_t(hand)].tail, dH = unit(HT - W);
+                const float len = glm::length(HT - W);
+                piece(W, 0.028f, W + dH * 0.53f * len, 0.042f, hand, 0.33f, Z);  // palm ~8.5 cm wide
+                join = true;
+                piece(W + dH * 0.53f * len, 0.040f, HT - dH * 0.015f, 0.03f, hand, 0.3f, Z);
+            }
+        }
+        const int fem = findBone(bones, "femur" + s), tib = findBone(bones, "tibia" + s),
+                  foot = findBone(bones, "foot" + s);
+        if (fem >= 0 && tib >= 0) {
+            // Leg (ANSUR II): thigh 62 cm at the gluteal furrow (r 9.9), 40.5
+            // above the knee (r 6.4), calf 38 at the upper third of the shank
+            // (r 6.1), ankle 22 (r 3.5).
+            const glm::vec3 H = bones[size_t(fem)].head, K = bones[size_t(fem)].tail, A = bones[size_t(tib)].tail;
+            const glm::vec3 side = X * (H.x < 0.0f ? -1.0f : 1.0f);
+            const glm::vec3 dT = unit(K - H), dS = unit(A - K);
+            const glm::vec3 back = -Z;
+            join = false;
+            piece(H + side * 0.015f - dT * 0.03f + back * 0.01f, 0.085f, H + side * 0.02f + dT * 0.10f, 0.099f, fem);
+            join = true;
+            piece(H + side * 0.02f + dT * 0.10f, 0.099f, K - dT * 0.08f, 0.064f, fem);
+            piece(K - dT * 0.08f, 0.064f, K, 0.060f, fem);
+            piece(K, 0.060f, K + dS * 0.143f + back * 0.012f, 0.061f, tib);  // calf
+            piece(K + dS * 0.143f + back * 0.012f, 0.061f, A - dS * 0.08f, 0.035f, tib);
+            piece(A - dS * 0.08f, 0.035f, A, 0.037f, tib);
+            if (foot >= 0) {
+                join = false;  // heel and sole blend into the ankle
+                const glm::vec3 T = bones[size_t(foot)].tail;
+                piece(A + glm::vec3(0, -0.035f, -0.035f), 0.033f, A + glm::vec3(0, -0.03f, 0.03f), 0.035f, foot);  // heel
+                join = true;
+                piece(A + glm::vec3(0, -0.03f, 0.0f), 0.038f, T, 0.030f, foot, 0.55f, Y);
+            }
+        }
+    }
+    return out;
+}
+
+MeshData outlineMesh(const std::vector<OutlinePiece>& pieces, float cell, size_t max_triangles) {
+    if (pieces.empty()) return {};
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const OutlinePiece& p : pieces) {
+        const float r = std::max(p.ra, p.rb) + kOutlineBlend;
+        lo = glm::min(lo, glm::min(p.a, p.b) - glm::vec3(r));
+        hi = glm::max(hi, glm::max(p.a, p.b) + glm::vec3(r));
+    }
+    lo -= glm::vec3(2.0f * cell);
+    hi += glm::vec3(2.0f * cell);
+    auto f = [&pieces](glm::vec3 p) { return outlineSdf(pieces, p); };
+    MeshData m = polygonize(f, lo, hi, cell);
+    for (glm::vec3& v : m.vertices) v = project(f, v);
+    decimate(m, max_triangles, 4.0f * cell, f);
+    relax(m, 2, f);
+    return m;
+}
+
+SkinWeights skinWeights(const std::vector<glm::vec3>& positions, const std::vector<OutlinePiece>& pieces, float blend) {
+    SkinWeights w;
+    int nbones = 0;
+    for (const OutlinePiece& p : pieces) nbones = std::max(nbones, p.bone + 1);
+    std::vector<float> d(static_cast<size_t>(nbones));
+    std::vector<std::pair<float, uint32_t>> cand;
+    for (const glm::vec3& x : positions) {
+        std::fill(d.begin(), d.end(), 1e9f);
+        for (const OutlinePiece& p : pieces)
+            if (p.bone >= 0) d[size_t(p.bone)] = std::min(d[size_t(p.bone)], pieceSdf(p, x));
+        const float dmin = *std::min_element(d.begin(), d.end());
+        cand.clear();
+        for (int j = 0; j < nbones; ++j) {
+            const float s = std::clamp((d[size_t(j)] - dmin) / blend, 0.0f, 1.0f);
+            const float wj = 1.0f - s * s * (3.0f - 2.0f * s);
+            if (wj > 0.0f) cand.emplace_back(wj, uint32_t(j));
+        }
+        std::sort(cand.begin(), cand.end(),
+                  [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        if (cand.size() > 4) cand.resize(4);
+        float sum = 0.0f;
+        for (auto& c : cand) sum += c.first;
+        glm::uvec4 j(0u);
+        glm::vec4 v(0.0f);
+        float acc = 0.0f;
+        for (size_t k = 0; k < cand.size(); ++k) {
+            j[int(k)] = cand[k].second;
+            v[int(k)] = k + 1 < cand.size() ? cand[k].first / sum : 1.0f - acc;  // sums to 1 exactly
+            acc += v[int(k)];
+        }
+        w.joints.push_back(j);
+        w.weights.push_back(v);
+    }
+    return w;
+}
+
+SkinMesh buildSkin(const std::vector<OutlineBone>& bones, float cell, size_t max_triangles) {
+    SkinMesh out;
+    const std::vector<OutlinePiece> rest = limbOutline(bones);
+    if (rest.empty()) return out;
+    // The modelling pose: with a trunk, arms abducted 30° and legs 5° about
+    // their proximal joints (descendants follow), so limbs that touch in
+    // the rest pose (hand and thigh, upper arm and chest, the two thighs)
+    // come out as separate surfaces.
+    std::vector<glm::mat4> pose(bones.size(), glm::mat4(1.0f));
+    if (findBone(bones, "pelvis") >= 0 && findBone(bones, "torso") >= 0) {
+        for (size_t i = 0; i < bones.size(); ++i) {
+            float angle = 0.0f;
+            if (bones[i].name.rfind("humerus", 0) == 0) angle = 30.0f;
+            if (bones[i].name.rfind("femur", 0) == 0) angle = 5.0f;
+            if (angle == 0.0f) continue;
+            const glm::vec3 h = bones[i].head;
+            const float s = h.x < 0.0f ? -1.0f : 1.0f;
+            const glm::mat4 m = glm::translate(glm::mat4(1.0f), h) *
+                                glm::rotate(glm::mat4(1.0f), float(s * angle * kPi / 180.0), glm::vec3(0, 0, 1)) *
+                                glm::translate(glm::mat4(1.0f), -h);
+            // This bone and every descendant (parents come before children).
+            std::vector<uint8_t> sub(bones.size(), 0);
+            sub[i] = 1;
+            for (size_t k = i + 1; k < bones.size(); ++k)
+                if (bones[k].parent >= 0 && sub[size_t(bones[k].parent)]) sub[k] = 1;
+            for (size_t k = 0; k < bones.size(); ++k)
+                if (sub[k]) pose[k] = m * pose[k];
+        }
+    }
+    std::vector<OutlinePiece> posed = rest;
+    for (OutlinePiece& p : posed) {
+        if (p.bone < 0) continue;
+        const glm::mat4& m = pose[size_t(p.bone)];
+        p.a = glm::vec3(m * glm::vec4(p.a, 1.0f));
+        p.b = glm::vec3(m * glm::vec4(p.b, 1.0f));
+        p.flat_axis = glm::vec3(m * glm::vec4(p.flat_axis, 0.0f));
+    }
+    MeshData mesh = outlineMesh(posed, cell, max_triangles);
+    out.weights = skinWeights(mesh.vertices, posed, 0.03f);
+    // Back to the rest pose through the weights (linear blend of the inverse poses).
+    std::vector<glm::mat4> inv(pose.size());
+    for (size_t i = 0; i < pose.size(); ++i) inv[i] = glm::inverse(pose[i]);
+    out.positions.resize(mesh.vertices.size());
+    for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+        glm::vec4 acc(0.0f);
+        for (int k = 0; k < 4; ++k) {
+            const float wk = out.weights.weights[v][k];
+            if (wk != 0.0f) acc += wk * (inv[out.weights.joints[v][k]] * glm::vec4(mesh.vertices[v], 1.0f));
+        }
+        out.positions[v] = glm::vec3(acc);
+    }
+    out.triangles = std::move(mesh.triangles);
+    std::vector<glm::dvec3> n(out.positions.size(), glm::dvec3(0.0));
+    for (const glm::uvec3& t : out.triangles) {
+        const glm::dvec3 a = out.positions[t.x], b = out.positions[t.y], c = out.positions[t.z];
+        const glm::dvec3 fn = glm::cross(b - a, c - a);
+        for (int k = 0; k < 3; ++k) n[t[k]] += fn;
+    }
+    for (const glm::dvec3& x : n) {
+        const double l = glm::length(x);
+        out.normals.push_back(l > 0 ? glm::vec3(x / l) : glm::vec3(0, 1, 0));
+    }
+    return out;
+}
+
+}  // namespace engine

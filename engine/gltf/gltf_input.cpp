@@ -1,0 +1,163 @@
+#include "engine/gltf/gltf_input.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace engine::gltf_input {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kindOf(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+struct Fd {
+    int fd = -1;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+std::string readRegularFile(const std::string& path, uint64_t max_bytes, std::vector<uint8_t>& out) {
+    out.clear();
+    // stat first: open() of a FIFO would wait for a writer (O_NONBLOCK below
+    // covers a file swapped for one in between; fstat decides).
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::string("cannot open file: ") + std::strerror(errno);
+    if (!S_ISREG(st.st_mode)) return std::string("is ") + kindOf(st.st_mode) + ", not a regular file";
+    Fd f;
+    f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (f.fd < 0) return std::string("cannot open file: ") + std::strerror(errno);
+    if (::fstat(f.fd, &st) != 0) return std::string("cannot stat file: ") + std::strerror(errno);
+    if (!S_ISREG(st.st_mode)) return std::string("is ") + kindOf(st.st_mode) + ", not a regular file";
+    if (st.st_size < 0 || uint64_t(st.st_size) > max_bytes)
+        return "is larger than the limit of " + std::to_string(max_bytes >> 20) + " MiB";
+    out.resize(size_t(st.st_size));
+    size_t got = 0;
+    while (got < out.size()) {
+        ssize_t n = ::read(f.fd, out.data() + got, out.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            out.clear();
+            return std::string("read error: ") + std::strerror(errno);
+        }
+        if (n == 0) break;  // shrank while reading
+        got += size_t(n);
+    }
+    out.resize(got);
+    // Grew while reading: refuse rather than read past the size checked.
+    uint8_t extra;
+    ssize_t n = ::read(f.fd, &extra, 1);
+    if (n > 0) {
+        out.clear();
+        return "changed size while being read";
+    }
+    return {};
+}
+
+JsonScan scanJson(std::string_view text, int depth_limit) {
+    JsonScan r;
+    r.values = 1;
+    int depth = 0;
+    bool in_string = false, escape = false;
+    for (char ch : text) {
+        if (in_string) {
+            if (escape) escape = false;
+            else if (ch == '\\') escape = true;
+            else if (ch == '"') in_string = false;
+            continue;
+        }
+        switch (ch) {
+            case '"': in_string = true; break;
+            case '[':
+            case '{':
+                ++r.values;
+                if (++depth > r.max_depth) r.max_depth = depth;
+                if (depth > depth_limit) return r;
+                break;
+            case ']':
+            case '}':
+                if (depth > 0) --depth;  // unbalanced: the parser reports it
+                break;
+            case ',': ++r.values; break;
+            default: break;
+        }
+    }
+    return r;
+}
+
+std::string checkJsonBounds(std::string_view text) {
+    using namespace gltf_limits;
+    JsonScan s = scanJson(text);
+    if (s.max_depth > kMaxJsonDepth)
+        return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    if (s.values > kMaxJsonValues)
+        return "JSON has more than " + std::to_string(kMaxJsonValues) + " values";
+    return {};
+}
+
+bool percentDecode(std::string_view uri, std::string& out) {
+    auto hex = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    out.clear();
+    for (size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] != '%') {
+            out.push_back(uri[i]);
+            continue;
+        }
+        if (i + 2 >= uri.size()) return false;
+        const int h = hex(uri[i + 1]), l = hex(uri[i + 2]);
+        if (h < 0 || l < 0) return false;
+        out.push_back(char(h * 16 + l));
+        i += 2;
+    }
+    return true;
+}
+
+std::string resolveInFolder(const std::string& folder, const std::string& uri, std::string& resolved) {
+    resolved.clear();
+    std::string rel;
+    if (!percentDecode(uri, rel)) return "has a malformed percent escape";
+    if (rel.empty()) return "is empty";
+    if (rel.find('\0') != std::string::npos) return "contains a NUL character";
+    if (rel.find('\\') != std::string::npos) return "contains a backslash";
+    if (rel[0] == '/') return "is an absolute path";
+    if (rel.size() >= 2 && rel[1] == ':') return "starts with a drive letter or scheme";
+    if (rel.find("://") != std::string::npos) return "is not a relative file path";
+    for (const auto& part : fs::path(rel))
+        if (part == "..") return "has a '..' component (files outside the scene's folder are not read)";
+    std::error_code ec;
+    fs::path dir = fs::weakly_canonical(fs::path(folder.empty() ? "." : folder), ec);
+    if (ec) return "cannot be resolved (the scene's folder is not accessible)";
+    if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "a/b/" → "a/b"
+    const fs::path full = fs::weakly_canonical(dir / rel, ec);
+    if (ec) return "cannot be resolved";
+    // Inside the folder: the folder's components are a proper prefix.
+    auto d = dir.begin(), f = full.begin();
+    for (; d != dir.end(); ++d, ++f)
+        if (f == full.end() || *d != *f) return "resolves outside the scene's folder (a symlink?)";
+    if (f == full.end()) return "names the scene's folder itself";
+    resolved = full.string();
+    return {};
+}
+
+}  // namespace engine::gltf_input
