@@ -8,5 +8,6 @@ namespace engine {
 
 const char* sourceDirectory();  // CMAKE_SOURCE_DIR at configure time
 const char* buildType();        // CMAKE_BUILD_TYPE ("Release", "Debug", ...)
+const char* version();          // the project version (CMakeLists.txt project())
 
 }  // namespace engine

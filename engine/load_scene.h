@@ -4,13 +4,27 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/scene/scene.h"
 
 namespace engine {
 
-// "builtin:NAME" or a path to a .glb/.gltf file. Returns an error message
-// naming the file and the problem (empty on success).
+// What every --scene accepts: a .glb/.gltf path, "builtin:NAME", or the
+// short name of a generated scene ("t5" for assets/scenes/t5-arm-flexion.glb).
+// Returns an error message naming the file and the problem (empty on success).
 std::string loadScene(const std::string& spec, Scene& out);
+
+// The file a shorthand names: `spec` when it is a path that exists or not a
+// shorthand at all (a name of a letter and digits, "t5", "p2"); else the
+// generated scene "<spec>-*.glb" in the source tree's assets/scenes/, or
+// empty when there is none.
+std::string resolveSceneShorthand(const std::string& spec);
+
+// The shorthands the source tree's assets/scenes/ offers, sorted ("p1", ..., "t7").
+std::vector<std::string> sceneShorthands();
+
+// One line for help texts and errors: what --scene takes.
+std::string sceneChoices();
 
 }  // namespace engine

@@ -18,14 +18,24 @@ std::optional<E> parseName(const std::array<std::string_view, N>& names, std::st
         if (names[i] == s) return static_cast<E>(i);
     return std::nullopt;
 }
+
+template <size_t N>
+std::string joinNames(const std::array<std::string_view, N>& names, std::string_view sep) {
+    std::string out;
+    for (size_t i = 0; i < N; ++i) {
+        if (i) out += sep;
+        out += names[i];
+    }
+    return out;
+}
 }  // namespace
 
 std::string_view familyName(Family f) { return kFamilyNames[static_cast<int>(f)]; }
-std::string familyList() {
-    std::string out;
-    for (auto n : kFamilyNames) out += (out.empty() ? "" : ", ") + std::string(n);
-    return out;
-}
+std::string familyList(std::string_view sep) { return joinNames(kFamilyNames, sep); }
+std::string solverList(std::string_view sep) { return joinNames(kSolverNames, sep); }
+std::string modeList(std::string_view sep) { return joinNames(kModeNames, sep); }
+std::string fiberFormList(std::string_view sep) { return joinNames(kFiberFormNames, sep); }
+std::span<const std::string_view> solverNames() { return kSolverNames; }
 std::optional<Family> parseFamily(std::string_view s) { return parseName<Family>(kFamilyNames, s); }
 std::string_view solverName(SolverKind s) { return kSolverNames[static_cast<int>(s)]; }
 std::optional<SolverKind> parseSolver(std::string_view s) { return parseName<SolverKind>(kSolverNames, s); }
@@ -53,7 +63,7 @@ FamilyStiffness FamilyStiffness::xpbdDefaults() {
     // against muscle (tissue) is compliant: with hard two-sided contacts a
     // thin muscle squeezed between two bulkier ones (the supinator in the
     // flexing elbow of T5) was crushed inside out (volume ratio 0.40..1.54
-    // over the flexion); at 0.3 N/m the squeeze is shared with the volume
+    // over the flexion); at 0.1 N/m the squeeze is shared with the volume
     // constraint.
     FamilyStiffness s;
     s[Family::Fiber] = 2.0e4f;

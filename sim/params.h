@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,9 @@ enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane,
 constexpr int kFamilyCount = static_cast<int>(Family::Count);
 // Index of a family in per-family arrays.
 constexpr int fi(Family f) { return static_cast<int>(f); }
-std::string familyList();  // "fiber, structure, ..., tissue": every family, for messages
+// Every family's name joined by `sep` ("fiber, structure, ..., tissue"), for
+// help texts and messages: the names come from one table (sim/params.cpp).
+std::string familyList(std::string_view sep = ", ");
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);
 
@@ -51,6 +54,12 @@ std::string_view modeName(ConstraintMode m);
 std::optional<ConstraintMode> parseMode(std::string_view name);
 std::string_view fiberFormName(FiberForm f);
 std::optional<FiberForm> parseFiberForm(std::string_view name);
+// The valid names joined by `sep`, for help texts, errors and presets (the
+// same tables parse*() read, so a new entry shows up everywhere at once).
+std::string solverList(std::string_view sep = ", ");
+std::string modeList(std::string_view sep = ", ");
+std::string fiberFormList(std::string_view sep = ", ");
+std::span<const std::string_view> solverNames();
 
 struct SolverParams {
     SolverKind solver = SolverKind::Sst;

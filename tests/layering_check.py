@@ -21,7 +21,7 @@ ALLOWED = {
     "engine/export": {"engine/scene", "engine/mesh", "sim"},
     "engine/render": {"engine/scene", "engine/mesh", "engine/build_info", "sim"},
     "engine/build_info": set(),
-    "engine/load_scene": {"engine/gltf", "engine/scene", "engine/mesh", "sim"},
+    "engine/load_scene": {"engine/gltf", "engine/scene", "engine/mesh", "engine/build_info", "sim"},
     "app/cli": {"app/run", "engine", "sim"},
     "app/run": {"app/cli", "engine", "sim"},
     "app/study": {"app/run", "engine", "sim"},

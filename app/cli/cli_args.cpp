@@ -18,6 +18,8 @@ CliArgs::CliArgs(const std::vector<std::string>& args, const std::vector<std::st
     };
     for (size_t i = 0; i < args.size(); ++i) {
         std::string a = args[i];
+        // -h is --help in every command that has one (the short form users try first).
+        if (a == "-h" && known(switches, "--help")) a = "--help";
         std::string value;
         bool inline_value = false;
         if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {

@@ -14,17 +14,17 @@ std::vector<std::string> solverFlagNames() {
 void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
     if (auto s = args.get("--solver")) {
         auto k = sim::parseSolver(*s);
-        if (!k) throw CliError("--solver '" + *s + "' is unknown (valid: sst, jacobi, coloring, hybrid)");
+        if (!k) throw CliError("--solver '" + *s + "' is unknown (valid: " + sim::solverList() + ")");
         p.solver = *k;
     }
     if (auto s = args.get("--mode")) {
         auto m = sim::parseMode(*s);
-        if (!m) throw CliError("--mode '" + *s + "' is unknown (valid: xpbd, pbd, pbd-raw)");
+        if (!m) throw CliError("--mode '" + *s + "' is unknown (valid: " + sim::modeList() + ")");
         p.mode = *m;
     }
     if (auto s = args.get("--fiber")) {
         auto f = sim::parseFiberForm(*s);
-        if (!f) throw CliError("--fiber '" + *s + "' is unknown (valid: paper, projected)");
+        if (!f) throw CliError("--fiber '" + *s + "' is unknown (valid: " + sim::fiberFormList() + ")");
         p.fiber_form = *f;
     }
     for (const auto& np : sim::numericParams()) {
@@ -55,12 +55,14 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
 
 std::string solverFlagsHelp() {
     std::ostringstream os;
-    os << "  --solver sst|jacobi|coloring|hybrid\n"
-          "  --mode xpbd|pbd|pbd-raw  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
+    os << "  --solver " << sim::solverList("|") << "\n"
+       << "  --mode " << sim::modeList("|")
+       << "  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
           "                           PBD with k applied raw at every iteration\n"
-          "  --fiber paper|projected  fibre rest-length form (docs/model.md 3.1)\n"
-          "  --stiffness FAMILY=K     families: fiber structure volume contact (bone) sliding plane\n"
-          "                           tissue (muscle against muscle);\n"
+       << "  --fiber " << sim::fiberFormList("|") << "  fibre rest-length form (docs/model.md 3.1)\n"
+       << "  --stiffness FAMILY=K     families: " << sim::familyList(" ")
+       << "\n"
+          "                           (contact: muscle against bone; tissue: muscle against muscle);\n"
           "                           xpbd K in (0, inf] (inf = hard), pbd K in [0, 1]\n";
     for (const auto& p : sim::numericParams())
         os << "  --" << p.name << " " << (p.integer ? "N" : "X") << "  " << p.description << " [" << p.min << ", "

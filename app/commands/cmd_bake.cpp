@@ -14,16 +14,20 @@
 
 #include "app/run/bake.h"
 #include "app/cli/cli_args.h"
+#include "app/cli/progress_line.h"
 #include "app/commands/commands.h"
 #include "app/run/run_report.h"
 #include "app/cli/solver_flags.h"
+#include "engine/load_scene.h"
 #include "engine/export/clip_writer.h"
 
 namespace app {
 
 namespace {
 const char* kBakeUsage =
-    "usage: msxpbd bake --scene FILE|builtin:NAME --frames N --out FILE [options]\n"
+    "usage: msxpbd bake --scene FILE|NAME|builtin:NAME --frames N --out FILE [options]\n"
+    "  --scene S                a .glb/.gltf file, a generated scene by short name (t5, t6,\n"
+    "                           t7, ...) or builtin:t1|p1|p2\n"
     "  --out FILE               .glb / .gltf (morph targets), .usda (time samples),\n"
     "                           .pc2 (point cache, with FILE.obj: the rest mesh)\n"
     "  --frames N               frames to write [1, 1000000]\n"
@@ -34,34 +38,6 @@ const char* kBakeUsage =
     "  --quiet                  no summary, no progress bar\n";
 
 // One line redrawn in place on a terminal (stderr), at most ten times a second.
-class ProgressBar {
-public:
-    explicit ProgressBar(bool on) : on_(on), start_(Clock::now()), last_(start_) {}
-    void update(int64_t done, int64_t total, int64_t first) {
-        if (!on_) return;
-        const auto now = Clock::now();
-        if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
-        last_ = now;
-        const double s = std::chrono::duration<double>(now - start_).count();
-        const double frac = total > 0 ? double(done) / double(total) : 1.0;
-        const int width = 30, filled = int(frac * width);
-        const double rate = s > 0.0 ? double(done) / s : 0.0;
-        const double eta = rate > 0.0 ? double(total - done) / rate : 0.0;
-        std::fprintf(stderr, "\rbake [%.*s%.*s] %3d%%  frame %lld/%lld%s  %.1f frames/s  ETA %d:%02d ", filled,
-                     "##############################", width - filled, "..............................",
-                     int(frac * 100.0), (long long)done, (long long)total, done < first ? " (warming up)" : "", rate,
-                     int(eta) / 60, int(eta) % 60);
-        std::fflush(stderr);
-    }
-    void done() {
-        if (on_) std::fputs("\r\033[K", stderr);
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    bool on_;
-    Clock::time_point start_, last_;
-};
 }  // namespace
 
 int bakeCommand(const Args& raw) {
@@ -76,7 +52,7 @@ int bakeCommand(const Args& raw) {
         }
         BakeRequest q;
         auto scene = args.get("--scene");
-        if (!scene) throw CliError("--scene is required (a .glb/.gltf file or builtin:t1, builtin:p1, builtin:p2)");
+        if (!scene) throw CliError("--scene is required (" + engine::sceneChoices() + ")");
         q.scene = *scene;
         if (!args.has("--frames")) throw CliError("--frames N is required (the number of frames to write)");
         q.frames = args.integer("--frames", 1, 1, 1000000);
@@ -101,7 +77,7 @@ int bakeCommand(const Args& raw) {
                            ", past the last frame 1000000");
 
         const bool quiet = args.flag("--quiet");
-        ProgressBar bar(!quiet && ::isatty(2));
+        ProgressLine bar(!quiet && ::isatty(2), "bake");
         BakeResult r = bakeClip(q, [&](int64_t done, int64_t total) {
             bar.update(done, total, q.first_frame);
             return true;

@@ -31,7 +31,8 @@ using Clock = std::chrono::steady_clock;
 
 const char* kBenchUsage =
     "usage: msxpbd bench [options]\n"
-    "  --scenes LIST      comma-separated scenes (default builtin:t1,builtin:p1,builtin:p2)\n"
+    "  --scenes LIST      comma-separated scenes: files, short names (t5,t7) or builtin:NAME\n"
+    "                     (default builtin:t1,builtin:p1,builtin:p2)\n"
     "  --solvers LIST     sst,jacobi,coloring,hybrid (default: all)\n"
     "  --threads LIST     thread counts (default 1,<all cores>)\n"
     "  --iterations LIST  iteration counts (default 10)\n"
@@ -263,10 +264,11 @@ int benchCommand(const Args& raw) {
         if (scenes.empty()) scenes = {"builtin:t1", "builtin:p1", "builtin:p2"};
         std::vector<sim::SolverKind> solvers;
         auto solver_names = args.list("--solvers");
-        if (solver_names.empty()) solver_names = {"sst", "jacobi", "coloring", "hybrid"};
+        if (solver_names.empty())
+            for (std::string_view n : sim::solverNames()) solver_names.emplace_back(n);
         for (const auto& s : solver_names) {
             auto k = sim::parseSolver(s);
-            if (!k) throw CliError("--solvers: '" + s + "' is unknown (valid: sst, jacobi, coloring, hybrid)");
+            if (!k) throw CliError("--solvers: '" + s + "' is unknown (valid: " + sim::solverList() + ")");
             solvers.push_back(*k);
         }
         std::vector<int> threads;

@@ -13,8 +13,8 @@ int genCommand(const Args& raw) {
     std::string out = std::string(engine::sourceDirectory()) + "/assets/scenes";
     std::string only;
     try {
-        CliArgs args(raw, {"--out", "--only"}, {"--help", "-h"});
-        if (args.flag("--help") || args.flag("-h")) {
+        CliArgs args(raw, {"--out", "--only"}, {"--help"});
+        if (args.flag("--help")) {
             std::puts("usage: msxpbd gen [--out DIR] [--only ID]\n"
                       "writes every generated scene (t1..t7, p1..p4) as .glb into DIR\n"
                       "(default: <source>/assets/scenes); regeneration is byte-identical;\n"

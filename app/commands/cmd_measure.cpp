@@ -15,7 +15,7 @@
 #include "app/cli/cli_args.h"
 #include "app/commands/commands.h"
 #include "engine/anatomy/anatomy_measures.h"
-#include "engine/gltf/gltf_loader.h"
+#include "engine/load_scene.h"
 
 namespace app {
 
@@ -25,7 +25,8 @@ int measureCommand(const Args& raw) {
     try {
         CliArgs args(raw, {"--scene", "--section", "--json"}, {"--help"});
         if (args.flag("--help")) {
-            std::puts("usage: msxpbd measure --scene FILE [--section BONE]... [--json OUT]\n"
+            std::puts("usage: msxpbd measure --scene FILE|NAME [--section BONE]... [--json OUT]\n"
+                      "--scene: a .glb/.gltf file or a generated scene by short name (t5, t6, t7, ...)\n"
                       "rest-pose sizing and packing of the scene's muscles: volume vs the reference\n"
                       "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
                       "bone, deepest muscle-muscle overlap, muscle cross-section through the middle of\n"
@@ -33,7 +34,7 @@ int measureCommand(const Args& raw) {
             return 0;
         }
         auto scene = args.get("--scene");
-        if (!scene) throw CliError("--scene FILE is required");
+        if (!scene) throw CliError("--scene is required (" + engine::sceneChoices() + ")");
         scene_path = *scene;
         sections = args.getAll("--section");
         if (auto out = args.get("--json")) {
@@ -45,7 +46,7 @@ int measureCommand(const Args& raw) {
         return 1;
     }
     engine::Scene scene;
-    std::string err = engine::loadGltfScene(scene_path, scene);
+    std::string err = engine::loadScene(scene_path, scene);
     if (!err.empty()) {
         std::fprintf(stderr, "msxpbd measure: %s\n", err.c_str());
         return 1;

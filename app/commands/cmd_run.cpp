@@ -1,5 +1,7 @@
 // `msxpbd run`: a headless simulation of a scene, with a human summary on
 // stdout and the machine-readable report of docs/architecture.md with --json.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -9,17 +11,21 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_args.h"
+#include "app/cli/progress_line.h"
 #include "app/commands/commands.h"
 #include "app/run/run_report.h"
 #include "app/run/scene_content.h"
 #include "app/run/scene_driver.h"
 #include "app/cli/solver_flags.h"
+#include "engine/load_scene.h"
 
 namespace app {
 
 namespace {
 const char* kRunUsage =
-    "usage: msxpbd run --scene FILE|builtin:NAME [options]\n"
+    "usage: msxpbd run --scene FILE|NAME|builtin:NAME [options]\n"
+    "  --scene S                a .glb/.gltf file, a generated scene by short name (t5, t6,\n"
+    "                           t7, ...: assets/scenes/t5-*.glb) or builtin:t1|p1|p2\n"
     "  --frames N               frames to simulate [1, 1000000] (default 120)\n"
     "  --activation A|ramp|sensors  constant activation in [0, 1], the built-in\n"
     "                           activate/relax ramp, or the scene's sensors\n"
@@ -44,7 +50,7 @@ int runCommand(const Args& raw) {
             return 0;
         }
         auto scene = args.get("--scene");
-        if (!scene) throw CliError("--scene is required (a .glb/.gltf file or builtin:t1, builtin:p1, builtin:p2)");
+        if (!scene) throw CliError("--scene is required (" + engine::sceneChoices() + ")");
         scene_name = *scene;
         const long long frames = args.integer("--frames", 120, 1, 1000000);
         if (auto out = args.get("--json")) checkOutputPath("--json", *out);
@@ -69,9 +75,16 @@ int runCommand(const Args& raw) {
         driver.setActivationSource(activation);
         if (overpressure) driver.setOverpressure(kappa);
 
+        const bool quiet = args.flag("--quiet");
+        if (!quiet) {
+            printRunHeader(std::cout, runSetup(driver.scene().source, driver.sim()));
+            std::cout.flush();
+        }
         RunRecorder recorder;
         recorder.trace = args.flag("--trace");
         sim::StepReport failure;
+        // A run longer than a few seconds shows where it is (on a terminal only).
+        ProgressLine progress(!quiet && ::isatty(2), "run", std::chrono::seconds(2));
         for (long long f = 0; f < frames; ++f) {
             auto t0 = std::chrono::steady_clock::now();
             sim::StepReport r = driver.step();
@@ -81,13 +94,16 @@ int runCommand(const Args& raw) {
                 break;
             }
             recorder.addFrame(std::chrono::duration<double, std::milli>(t1 - t0).count(), driver.sim());
+            progress.update(f + 1, frames);
         }
-        nlohmann::json report = runReport(*scene, driver.sim(), recorder, failure);
+        progress.done();
+        // The file the scene came from (a short name such as t5 resolved).
+        nlohmann::json report = runReport(driver.scene().source, driver.sim(), recorder, failure);
         // The meshes, skins and animations, and where the meshes are at the
         // final time (so skinning can be checked numerically).
         report["content"] = sceneContent(driver.scene(), driver.animation(), driver.animationTime());
-        if (!args.flag("--quiet")) {
-            printRunSummary(std::cout, report);
+        if (!quiet) {
+            printRunResults(std::cout, report);
             if (driver.sim().world().muscles.empty()) {
                 const auto& b = report["content"]["posed"]["bounds"];
                 std::cout << "no muscles: loaded " << describeContent(report["content"]);

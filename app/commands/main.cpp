@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/commands/commands.h"
+#include "engine/build_info.h"
 
 namespace {
 const char* kUsage =
@@ -21,7 +22,9 @@ const char* kUsage =
     "  measure  rest-pose muscle volumes and packing of a scene\n"
     "  bake   writes a simulated clip to .glb/.gltf, .usda or .pc2 (--out FILE)\n"
     "  study  the students' Study: XPBD vs PBD against a reference, headless\n"
-    "run `msxpbd <command> --help` for a command's options\n";
+    "run `msxpbd <command> --help` (or -h) for a command's options; `msxpbd --version`\n"
+    "scenes: every --scene takes a .glb/.gltf file, a generated scene by short name\n"
+    "(t1..t7, p1..p4: assets/scenes/t5-*.glb ...) or builtin:t1|p1|p2\n";
 }
 
 // libgomp spins at its barriers unless OMP_WAIT_POLICY says otherwise, and it
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 1 : 0;
     }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("msxpbd %s (%s build)\n", engine::version(), engine::buildType());
+        return 0;
+    }
     std::string cmd = argv[1];
     app::Args args(argv + 2, argv + argc);
     try {
@@ -61,6 +68,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "msxpbd %s: error: %s\n", cmd.c_str(), e.what());
         return 1;
     }
-    std::fprintf(stderr, "msxpbd: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+    std::fprintf(stderr, "msxpbd: unknown command '%s' (commands: view, run, bench, gen, measure, bake, study; msxpbd --help)\n",
+                 cmd.c_str());
     return 1;
 }

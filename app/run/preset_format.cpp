@@ -104,10 +104,10 @@ std::string getFloatOpt(const json& v, const std::string& path, float lo, float 
 
 template <class T>
 std::string getName(const json& v, const std::string& path, std::optional<T> (*parse)(std::string_view),
-                    const char* choices, std::optional<T>& out) {
+                    const std::string& choices, std::optional<T>& out) {
     std::optional<T> r;
     if (v.is_string()) r = parse(v.get_ref<const std::string&>());
-    if (!r) return path + " must be " + choices;
+    if (!r) return path + " must be one of " + choices;
     out = r;
     return {};
 }
@@ -150,11 +150,11 @@ std::string parseObject(const json& j, PresetData& d) {
         const json& v = *it;
         std::string e;
         if (k == "solver") {
-            e = getName(v, k, &sim::parseSolver, "sst, jacobi, coloring or hybrid", d.solver);
+            e = getName(v, k, &sim::parseSolver, sim::solverList(), d.solver);
         } else if (k == "mode") {
-            e = getName(v, k, &sim::parseMode, "xpbd, pbd or pbd-raw", d.mode);
+            e = getName(v, k, &sim::parseMode, sim::modeList(), d.mode);
         } else if (k == "fiber_form") {
-            e = getName(v, k, &sim::parseFiberForm, "paper or projected", d.fiber_form);
+            e = getName(v, k, &sim::parseFiberForm, sim::fiberFormList(), d.fiber_form);
         } else if (k == "params") {
             if (!v.is_object()) return "params must be an object";
             for (auto p = v.begin(); p != v.end(); ++p) {
@@ -248,7 +248,7 @@ std::string parseObject(const json& j, PresetData& d) {
         } else if (k == "skin_opacity") {
             e = getFloatOpt(v, k, lim::kSkinOpacityMin, lim::kSkinOpacityMax, d.skin_opacity);
         } else if (k == "fast_render") {
-            e = getName(v, k, &parseFastRenderName, "auto, on or off", d.fast_render);
+            e = getName(v, k, &parseFastRenderName, "auto, on, off", d.fast_render);
         } else if (k == "ui") {
             e = getBool(v, k, d.ui);
         } else if (k == "error_scale") {

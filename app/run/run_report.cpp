@@ -88,8 +88,7 @@ std::string hex64(uint64_t v) {
     return buf;
 }
 
-nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, const RunRecorder& rec,
-                         const sim::StepReport& failure) {
+nlohmann::json runSetup(const std::string& scene, const sim::Simulation& s) {
     using nlohmann::json;
     const sim::SolverParams& p = s.params();
     const sim::World& w = s.world();
@@ -106,7 +105,6 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     j["iterations"] = p.iterations;
     j["substeps"] = p.substeps;
     j["carry"] = p.carry;  // share of the bones' acceleration the muscles take on (SolverParams::carry)
-    j["frames"] = rec.frame_ms.size();
     j["dt"] = p.frame_dt;
     j["vertices"] = w.surfaceVertexCount();
     j["branch_points"] = w.branchPointCount();
@@ -124,6 +122,14 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
         j["color_size_max"] = *std::max_element(sizes.begin(), sizes.end());
         j["color_size_min"] = *std::min_element(sizes.begin(), sizes.end());
     }
+    return j;
+}
+
+nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, const RunRecorder& rec,
+                         const sim::StepReport& failure) {
+    using nlohmann::json;
+    json j = runSetup(scene, s);
+    j["frames"] = rec.frame_ms.size();
     j["ms_per_frame"] = {{"median", rec.median()}, {"p95", rec.percentile(0.95)}};
     const double frames = double(std::max<size_t>(1, rec.frame_ms.size()));
     json phases = json::object();
@@ -179,7 +185,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                              {"frame", pairs[k].frame}});
     if (!rec.frame_ms.empty())
         j["over_run"] = {{"penetration_measure", "depth inside the surface less the contact radius"},
-                         {"contact_radius_m", p.contact_radius},
+                         {"contact_radius_m", s.params().contact_radius},
                          {"bone_penetration_m", extreme(rec.bone_penetration, "bone")},
                          {"muscle_penetration_m", extreme(rec.muscle_penetration, "into")},
                          {"most_muscle_vertices_past_3mm", rec.most_muscle_vertices_past_3mm},
@@ -202,8 +208,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     return j;
 }
 
-void printRunSummary(std::ostream& os, const nlohmann::json& j) {
-    os << std::fixed << std::setprecision(3);
+void printRunHeader(std::ostream& os, const nlohmann::json& j) {
     os << "scene " << j["scene"].get<std::string>() << ": " << j["muscles"] << " muscles, " << j["vertices"]
        << " vertices + " << j["branch_points"] << " branch points, " << j["constraints"]["total"]
        << " constraints\n";
@@ -212,6 +217,15 @@ void printRunSummary(std::ostream& os, const nlohmann::json& j) {
        << (j["carry"].get<double>() > 0.0 ? ", carry " + std::to_string(j["carry"].get<double>()).substr(0, 4) : "")
        << "), " << j["threads"] << " threads (OpenMP wait " << j["omp_wait_policy"].get<std::string>() << "), "
        << j["build_type"].get<std::string>() << " build\n";
+}
+
+void printRunSummary(std::ostream& os, const nlohmann::json& j) {
+    printRunHeader(os, j);
+    printRunResults(os, j);
+}
+
+void printRunResults(std::ostream& os, const nlohmann::json& j) {
+    os << std::fixed << std::setprecision(3);
     os << j["frames"] << " frames: " << j["ms_per_frame"]["median"].get<double>() << " ms/frame median, "
        << j["ms_per_frame"]["p95"].get<double>() << " p95\n";
     os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()

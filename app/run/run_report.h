@@ -57,8 +57,16 @@ struct RunRecorder {
 
 std::string buildType();
 std::string hex64(uint64_t v);
+// The part of the report known before the first step: scene, sizes,
+// constraint counts, solver settings, threads, build type.
+nlohmann::json runSetup(const std::string& scene, const sim::Simulation& s);
 nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, const RunRecorder& rec,
                          const sim::StepReport& failure);
-void printRunSummary(std::ostream& os, const nlohmann::json& report);
+void printRunSummary(std::ostream& os, const nlohmann::json& report);  // header + results
+// What a run is about to do (scene, sizes, solver, threads, build): printed
+// before the first step, so a long run says at once what it runs.
+void printRunHeader(std::ostream& os, const nlohmann::json& setup);
+// The figures of a finished run (timing, final state, worst over the run).
+void printRunResults(std::ostream& os, const nlohmann::json& report);
 
 }  // namespace app

@@ -473,15 +473,15 @@ std::string Actions::execute(std::string_view command) {
         const std::string& key = w[1];
         if (key == "solver") {
             auto k = sim::parseSolver(w[2]);
-            return k ? setSolver(*k) : "unknown solver '" + w[2] + "' (sst, jacobi, coloring, hybrid)";
+            return k ? setSolver(*k) : "unknown solver '" + w[2] + "' (" + sim::solverList() + ")";
         }
         if (key == "mode") {
             auto m = sim::parseMode(w[2]);
-            return m ? setMode(*m) : "unknown mode '" + w[2] + "' (xpbd, pbd)";
+            return m ? setMode(*m) : "unknown mode '" + w[2] + "' (" + sim::modeList() + ")";
         }
         if (key == "fiber") {
             auto f = sim::parseFiberForm(w[2]);
-            return f ? setFiberForm(*f) : "unknown fibre form '" + w[2] + "' (paper, projected)";
+            return f ? setFiberForm(*f) : "unknown fibre form '" + w[2] + "' (" + sim::fiberFormList() + ")";
         }
         if (!num(2, v)) return bad;
         return setNumeric(key, v);

@@ -35,7 +35,8 @@ int runView(const Args& args) {
     ViewOptions opt;
     bool help = false;
     if (auto e = parseViewOptions(args, opt, help); !e.empty()) {
-        std::fprintf(stderr, "msxpbd view: %s\n%s", e.c_str(), viewUsage());
+        // The reason alone, on one line: the usage would bury it (--help has it).
+        std::fprintf(stderr, "msxpbd view: %s (msxpbd view --help lists the options)\n", e.c_str());
         return 1;
     }
     if (help) {

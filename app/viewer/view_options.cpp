@@ -11,11 +11,12 @@
 namespace app::viewer {
 
 const char* viewUsage() {
-    return "usage: msxpbd view [--scene FILE|builtin:NAME] [--preset FILE]\n"
+    return "usage: msxpbd view [--scene FILE|NAME|builtin:NAME] [--preset FILE]\n"
            "                   [--frames N --screenshot OUT.png] [--width W --height H] [--hidden]\n"
            "                   [--max-fps N] [--json OUT] [--timings] [--record OUT.mp4] [--no-ui]\n"
            "                   [--panel study|study-cost] [--fast-render auto|on|off] [--realtime]\n"
-           "  --scene       scene to open (default: the full arm assets/scenes/t5-*.glb, else builtin:t1)\n"
+           "  --scene       scene to open: a .glb/.gltf file, a generated scene by short name (t5, t6,\n"
+           "                t7, ...) or builtin:t1|p1|p2 (default: the full arm t5, else builtin:t1)\n"
            "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
            "  --frames N    simulate exactly N frames while rendering, show the state after\n"
            "                frame N, then exit (window hidden; 1..1000000)\n"

@@ -93,7 +93,7 @@ TEST(PresetFormat, ShortOrLongArraysAreRefused) {
 }
 
 TEST(PresetFormat, WrongTypesNameTheKeyPath) {
-    expectError(R"({"solver": 3})", "solver must be sst, jacobi, coloring or hybrid");
+    expectError(R"({"solver": 3})", "solver must be one of sst, jacobi, coloring, hybrid");
     expectError(R"({"solver": "fast"})", "solver must be");
     expectError(R"({"mode": ["xpbd"]})", "mode must be");
     expectError(R"({"fiber_form": null})", "fiber_form must be");

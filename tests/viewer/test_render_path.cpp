@@ -191,7 +191,7 @@ TEST(RenderPath, PresetsKeepTheSetting) {
     EXPECT_EQ(v->state().render.fast_render, FastRender::Off);
     std::ofstream(path) << R"({"fast_render": "sometimes"})";
     const std::string e = v->actions().execute("preset-load " + path);
-    EXPECT_NE(e.find("fast_render must be auto, on or off"), std::string::npos) << e;
+    EXPECT_NE(e.find("fast_render must be one of auto, on, off"), std::string::npos) << e;
     EXPECT_EQ(v->state().render.fast_render, FastRender::Off);
     std::remove(path.c_str());
 }
