@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <omp.h>
@@ -29,21 +30,22 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-const char* kBenchUsage =
-    "usage: msxpbd bench [options]\n"
-    "  --scenes LIST      comma-separated scenes: files, short names (t5,t7) or builtin:NAME\n"
-    "                     (default builtin:t1,builtin:p1,builtin:p2)\n"
-    "  --solvers LIST     sst,jacobi,coloring,hybrid (default: all)\n"
-    "  --threads LIST     thread counts (default 1,<all cores>)\n"
-    "  --iterations LIST  iteration counts (default 10)\n"
-    "  --frames N         frames per repeat [1, 100000] (default 60)\n"
-    "  --warmup N         frames run before timing [0, 10000] (default 10)\n"
-    "  --repeats N        repeats per configuration [1, 100] (default 3)\n"
-    "  --activation A     constant activation [0, 1] (default: the ramp)\n"
-    "  --search-every N   substeps between full contact searches (0 = once per frame,\n"
-    "                     the default; 1 = every substep) [0, 100]\n"
-    "  --convergence      also record residual vs iteration for each solver\n"
-    "  --json OUT | --csv OUT  machine-readable results\n";
+std::string benchUsage() {
+    return "usage: msxpbd bench [options]\n"
+           "  --scenes LIST      comma-separated scenes: files, short names (t5,t7) or builtin:NAME\n"
+           "                     (default builtin:t1,builtin:p1,builtin:p2)\n"
+           "  --solvers LIST     " + sim::solverList(",") + " (default: all)\n"
+           "  --threads LIST     thread counts (default 1,<all cores>)\n"
+           "  --iterations LIST  iteration counts (default 10)\n"
+           "  --frames N         frames per repeat [1, 100000] (default 60)\n"
+           "  --warmup N         frames run before timing [0, 10000] (default 10)\n"
+           "  --repeats N        repeats per configuration [1, 100] (default 3)\n"
+           "  --activation A     constant activation [0, 1] (default: the ramp)\n"
+           "  --search-every N   substeps between full contact searches (0 = once per frame,\n"
+           "                     the default; 1 = every substep) [0, 100]\n"
+           "  --convergence      also record residual vs iteration for each solver\n"
+           "  --json OUT | --csv OUT  machine-readable results\n";
+}
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
@@ -248,6 +250,172 @@ void printSpeedups(std::ostream& os, const std::vector<Result>& results, const s
         }
     os << std::defaultfloat;
 }
+// What `bench` was asked to run (docs/benchmarks.md).
+struct BenchOptions {
+    std::vector<std::string> scenes;
+    std::vector<sim::SolverKind> solvers;
+    std::vector<int> threads, iterations;
+    int frames = 60, warmup = 10, repeats = 3;
+    ActivationSource activation{ActivationSource::Kind::Ramp, 1.0f};
+    sim::SolverParams base;
+    bool convergence = false;
+    std::optional<std::string> json_out, csv_out;
+};
+
+BenchOptions parseBenchOptions(const CliArgs& args) {
+    BenchOptions o;
+    o.scenes = args.list("--scenes");
+    if (o.scenes.empty()) o.scenes = {"builtin:t1", "builtin:p1", "builtin:p2"};
+    auto solver_names = args.list("--solvers");
+    if (solver_names.empty())
+        for (std::string_view n : sim::solverNames()) solver_names.emplace_back(n);
+    for (const auto& s : solver_names) {
+        auto k = sim::parseSolver(s);
+        if (!k) throw CliError("--solvers: '" + s + "' is unknown (valid: " + sim::solverList() + ")");
+        o.solvers.push_back(*k);
+    }
+    for (const auto& t : args.list("--threads")) o.threads.push_back(int(parseInteger("--threads", t, 1, 256)));
+    if (o.threads.empty()) o.threads = {1, omp_get_num_procs()};
+    if (o.threads.size() == 2 && o.threads[0] == o.threads[1]) o.threads.pop_back();
+    for (const auto& t : args.list("--iterations"))
+        o.iterations.push_back(int(parseInteger("--iterations", t, 1, 1000)));
+    if (o.iterations.empty()) o.iterations = {10};
+    o.frames = int(args.integer("--frames", 60, 1, 100000));
+    o.warmup = int(args.integer("--warmup", 10, 0, 10000));
+    o.repeats = int(args.integer("--repeats", 3, 1, 100));
+    if (auto a = args.get("--activation"))
+        o.activation = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
+    o.base.search_every = int(args.integer("--search-every", o.base.search_every, 0, 100));
+    o.convergence = args.flag("--convergence");
+    o.json_out = args.get("--json");
+    o.csv_out = args.get("--csv");
+    for (const auto* out : {&o.json_out, &o.csv_out})
+        if (*out) checkOutputPath(out == &o.json_out ? "--json" : "--csv", **out);
+    // Every scene must load: a typo or a bad file is an error, not a table
+    // of skipped rows (runs that fail later, a NaN, are still reported as rows).
+    for (const auto& scene : o.scenes) {
+        SceneDriver probe;
+        if (auto e = probe.load(scene); !e.empty()) throw CliError(e);
+    }
+    return o;
+}
+
+void printTableHeader(const BenchOptions& o) {
+    std::cout << "msxpbd bench: " << buildType() << " build, " << omp_get_num_procs() << " cores, " << o.frames
+              << " frames x " << o.repeats << " repeats per row, contact search "
+              << (o.base.search_every == 0 ? std::string("once per frame")
+                                           : "every " + std::to_string(o.base.search_every) + " substep(s)")
+              << "\n";
+    std::cout << std::left << std::setw(22) << "scene" << std::setw(10) << "solver" << std::setw(8) << "threads"
+              << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
+              << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
+              << std::setw(12) << "Mconstr/s" << std::setw(8)
+              << "colors" << std::setw(12) << "residual" << "\n";
+}
+
+void printRow(const Result& r) {
+    // The table shows the file name (paths overflow the column; JSON/CSV keep them).
+    const std::string shown = std::filesystem::path(r.cfg.scene).filename().string();
+    std::cout << std::left << std::setw(22) << (shown.size() > 21 ? shown.substr(0, 21) : shown)
+              << std::setw(10)
+              << sim::solverName(r.cfg.solver) << std::setw(8) << r.cfg.threads << std::setw(6) << r.cfg.iterations
+              << std::right;
+    if (!r.ok) {
+        std::cout << "  skipped: " << r.error << "\n";
+        return;
+    }
+    std::ostringstream spread;
+    spread << std::fixed << std::setprecision(2) << r.ms_min << "-" << r.ms_max;
+    std::cout << std::fixed << std::setprecision(2) << std::setw(10) << r.ms_median
+              << std::setw(16) << spread.str() << std::setw(11) << r.project_ms
+              << std::setw(9) << r.search_ms << std::setw(8)
+              << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
+              << std::setw(12) << std::scientific << std::setprecision(2) << r.residual
+              << std::defaultfloat << "\n";
+}
+
+// Every scene x solver x thread count x iteration count, a row each as it finishes.
+std::vector<Result> runAll(const BenchOptions& o) {
+    std::vector<Result> results;
+    for (const auto& scene : o.scenes)
+        for (auto solver : o.solvers)
+            for (int th : o.threads)
+                for (int it : o.iterations) {
+                    Result r = runConfig({scene, solver, th, it}, o.frames, o.warmup, o.repeats, o.activation, o.base);
+                    printRow(r);
+                    results.push_back(std::move(r));
+                }
+    return results;
+}
+
+json kernelFloors(const BenchOptions& o) {
+    json floor = json::object();
+    for (const auto& scene : o.scenes) {
+        double rate = bareKernelRate(scene, o.iterations.front());
+        floor[scene] = rate;
+        std::cout << "bare distance kernel floor (" << scene << ", 1 thread): " << std::fixed
+                  << std::setprecision(1) << rate * 1e-6 << " M constraints/s\n";
+    }
+    return floor;
+}
+
+json resultRows(const std::vector<Result>& results) {
+    json rows = json::array();
+    for (const auto& r : results) {
+        json row = {{"scene", r.cfg.scene}, {"solver", std::string(sim::solverName(r.cfg.solver))},
+                    {"threads", r.cfg.threads}, {"iterations", r.cfg.iterations}, {"ok", r.ok}};
+        if (!r.ok) {
+            row["error"] = r.error;
+        } else {
+            json phases = json::object();
+            for (int i = 0; i < sim::kPhaseCount; ++i)
+                phases[std::string(sim::phaseName(static_cast<sim::Phase>(i)))] = r.phase_ms[size_t(i)];
+            phases["project"] = r.project_ms;
+            row.update({{"ms_per_frame", {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}}},
+                        {"phases_ms", phases},
+                        {"real_time_factor", r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0},
+                        {"constraints_per_s", r.constraints_per_s},
+                        {"constraints", r.constraints},
+                        {"vertices", r.vertices},
+                        {"colors", r.colors},
+                        {"max_residual", r.residual},
+                        {"positions_hash", r.hash}});
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+// Residual against iteration for every solver on the first scene, printed
+// at iterations 1, 10 and the last.
+json convergence(const BenchOptions& o) {
+    json curves = convergenceCurves(o.scenes.front(), o.solvers, o.iterations.back() < 20 ? 50 : o.iterations.back(),
+                                    o.base, o.activation);
+    std::cout << "convergence (" << o.scenes.front() << "): residual after iteration 1, 10, last\n";
+    for (const auto& c : curves) {
+        const auto& res = c["residual"];
+        if (res.empty()) continue;
+        std::cout << "  " << std::left << std::setw(10) << c["solver"].get<std::string>() << " omega "
+                  << c["omega"].get<double>() << ": " << std::scientific << std::setprecision(3)
+                  << res.front().get<double>() << "  " << res[std::min<size_t>(9, res.size() - 1)].get<double>()
+                  << "  " << res.back().get<double>() << std::defaultfloat << "\n";
+    }
+    return curves;
+}
+
+void writeCsv(const std::string& path, const std::vector<Result>& results) {
+    std::ofstream f(path);
+    f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
+         "constraints_per_s,colors,max_residual\n";
+    for (const auto& r : results)
+        if (r.ok)
+            f << r.cfg.scene << "," << sim::solverName(r.cfg.solver) << "," << r.cfg.threads << ","
+              << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
+              << r.project_ms << "," << r.search_ms << ","
+              << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
+    if (!f) throw CliError("cannot write " + path);
+}
+
 }  // namespace
 
 int benchCommand(const Args& raw) {
@@ -257,150 +425,28 @@ int benchCommand(const Args& raw) {
                       "--activation", "--search-every", "--json", "--csv"},
                      {"--help", "--convergence"});
         if (args.flag("--help")) {
-            std::cout << kBenchUsage;
+            std::cout << benchUsage();
             return 0;
         }
-        std::vector<std::string> scenes = args.list("--scenes");
-        if (scenes.empty()) scenes = {"builtin:t1", "builtin:p1", "builtin:p2"};
-        std::vector<sim::SolverKind> solvers;
-        auto solver_names = args.list("--solvers");
-        if (solver_names.empty())
-            for (std::string_view n : sim::solverNames()) solver_names.emplace_back(n);
-        for (const auto& s : solver_names) {
-            auto k = sim::parseSolver(s);
-            if (!k) throw CliError("--solvers: '" + s + "' is unknown (valid: " + sim::solverList() + ")");
-            solvers.push_back(*k);
-        }
-        std::vector<int> threads;
-        for (const auto& t : args.list("--threads")) threads.push_back(int(parseInteger("--threads", t, 1, 256)));
-        if (threads.empty()) threads = {1, omp_get_num_procs()};
-        if (threads.size() == 2 && threads[0] == threads[1]) threads.pop_back();
-        std::vector<int> iterations;
-        for (const auto& t : args.list("--iterations"))
-            iterations.push_back(int(parseInteger("--iterations", t, 1, 1000)));
-        if (iterations.empty()) iterations = {10};
-        const int frames = int(args.integer("--frames", 60, 1, 100000));
-        const int warmup = int(args.integer("--warmup", 10, 0, 10000));
-        const int repeats = int(args.integer("--repeats", 3, 1, 100));
-        ActivationSource act{ActivationSource::Kind::Ramp, 1.0f};
-        if (auto a = args.get("--activation"))
-            act = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
-        sim::SolverParams base;
-        base.search_every = int(args.integer("--search-every", base.search_every, 0, 100));
-        for (const char* flag : {"--json", "--csv"})
-            if (auto out = args.get(flag)) checkOutputPath(flag, *out);
-        // Every scene must load: a typo or a bad file is an error, not a table
-        // of skipped rows (runs that fail later, a NaN, are still reported as rows).
-        for (const auto& scene : scenes) {
-            SceneDriver probe;
-            if (auto e = probe.load(scene); !e.empty()) throw CliError(e);
-        }
-
-        std::cout << "msxpbd bench: " << buildType() << " build, " << omp_get_num_procs() << " cores, " << frames
-                  << " frames x " << repeats << " repeats per row, contact search "
-                  << (base.search_every == 0 ? std::string("once per frame")
-                                             : "every " + std::to_string(base.search_every) + " substep(s)")
-                  << "\n";
-        std::cout << std::left << std::setw(22) << "scene" << std::setw(10) << "solver" << std::setw(8) << "threads"
-                  << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
-                  << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
-                  << std::setw(12) << "Mconstr/s" << std::setw(8)
-                  << "colors" << std::setw(12) << "residual" << "\n";
-        std::vector<Result> results;
-        for (const auto& scene : scenes)
-            for (auto solver : solvers)
-                for (int th : threads)
-                    for (int it : iterations) {
-                        Result r = runConfig({scene, solver, th, it}, frames, warmup, repeats, act, base);
-                        // The table shows the file name (paths overflow the column; JSON/CSV keep them).
-                        const std::string shown = std::filesystem::path(scene).filename().string();
-                        std::cout << std::left << std::setw(22) << (shown.size() > 21 ? shown.substr(0, 21) : shown)
-                                  << std::setw(10)
-                                  << sim::solverName(solver) << std::setw(8) << th << std::setw(6) << it
-                                  << std::right;
-                        if (!r.ok) {
-                            std::cout << "  skipped: " << r.error << "\n";
-                        } else {
-                            std::ostringstream spread;
-                            spread << std::fixed << std::setprecision(2) << r.ms_min << "-" << r.ms_max;
-                            std::cout << std::fixed << std::setprecision(2) << std::setw(10) << r.ms_median
-                                      << std::setw(16) << spread.str() << std::setw(11) << r.project_ms
-                                      << std::setw(9) << r.search_ms << std::setw(8)
-                                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
-                                      << std::setw(12) << std::scientific << std::setprecision(2) << r.residual
-                                      << std::defaultfloat << "\n";
-                        }
-                        results.push_back(std::move(r));
-                    }
-        printSpeedups(std::cout, results, scenes, threads, iterations);
-        json floor = json::object();
-        for (const auto& scene : scenes) {
-            double rate = bareKernelRate(scene, iterations.front());
-            floor[scene] = rate;
-            std::cout << "bare distance kernel floor (" << scene << ", 1 thread): " << std::fixed
-                      << std::setprecision(1) << rate * 1e-6 << " M constraints/s\n";
-        }
+        const BenchOptions o = parseBenchOptions(args);
+        printTableHeader(o);
+        const std::vector<Result> results = runAll(o);
+        printSpeedups(std::cout, results, o.scenes, o.threads, o.iterations);
         json j;
         j["build_type"] = buildType();
         j["cores"] = omp_get_num_procs();
-        j["frames"] = frames;
-        j["repeats"] = repeats;
-        j["search_every"] = base.search_every;
-        j["kernel_floor_constraints_per_s"] = floor;
-        json rows = json::array();
-        for (const auto& r : results) {
-            json row = {{"scene", r.cfg.scene}, {"solver", std::string(sim::solverName(r.cfg.solver))},
-                        {"threads", r.cfg.threads}, {"iterations", r.cfg.iterations}, {"ok", r.ok}};
-            if (!r.ok) {
-                row["error"] = r.error;
-            } else {
-                json phases = json::object();
-                for (int i = 0; i < sim::kPhaseCount; ++i)
-                    phases[std::string(sim::phaseName(static_cast<sim::Phase>(i)))] = r.phase_ms[size_t(i)];
-                phases["project"] = r.project_ms;
-                row.update({{"ms_per_frame", {{"median", r.ms_median}, {"min", r.ms_min}, {"max", r.ms_max}}},
-                            {"phases_ms", phases},
-                            {"real_time_factor", r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0},
-                            {"constraints_per_s", r.constraints_per_s},
-                            {"constraints", r.constraints},
-                            {"vertices", r.vertices},
-                            {"colors", r.colors},
-                            {"max_residual", r.residual},
-                            {"positions_hash", r.hash}});
-            }
-            rows.push_back(row);
-        }
-        j["results"] = rows;
-        if (args.flag("--convergence")) {
-            j["convergence"] = convergenceCurves(scenes.front(), solvers, iterations.back() < 20 ? 50 : iterations.back(),
-                                                 base, act);
-            std::cout << "convergence (" << scenes.front() << "): residual after iteration 1, 10, last\n";
-            for (const auto& c : j["convergence"]) {
-                const auto& res = c["residual"];
-                if (res.empty()) continue;
-                std::cout << "  " << std::left << std::setw(10) << c["solver"].get<std::string>() << " omega "
-                          << c["omega"].get<double>() << ": " << std::scientific << std::setprecision(3)
-                          << res.front().get<double>() << "  " << res[std::min<size_t>(9, res.size() - 1)].get<double>()
-                          << "  " << res.back().get<double>() << std::defaultfloat << "\n";
-            }
-        }
-        if (auto out = args.get("--json")) {
-            std::ofstream f(*out);
+        j["frames"] = o.frames;
+        j["repeats"] = o.repeats;
+        j["search_every"] = o.base.search_every;
+        j["kernel_floor_constraints_per_s"] = kernelFloors(o);
+        j["results"] = resultRows(results);
+        if (o.convergence) j["convergence"] = convergence(o);
+        if (o.json_out) {
+            std::ofstream f(*o.json_out);
             f << j.dump(2) << "\n";
-            if (!f) throw CliError("cannot write " + *out);
+            if (!f) throw CliError("cannot write " + *o.json_out);
         }
-        if (auto out = args.get("--csv")) {
-            std::ofstream f(*out);
-            f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
-                 "constraints_per_s,colors,max_residual\n";
-            for (const auto& r : results)
-                if (r.ok)
-                    f << r.cfg.scene << "," << sim::solverName(r.cfg.solver) << "," << r.cfg.threads << ","
-                      << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
-                      << r.project_ms << "," << r.search_ms << ","
-                      << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
-            if (!f) throw CliError("cannot write " + *out);
-        }
+        if (o.csv_out) writeCsv(*o.csv_out, results);
         return 0;
     } catch (const CliError& e) {
         std::fprintf(stderr, "msxpbd bench: %s\n", e.what());
