@@ -20,8 +20,8 @@ namespace {
 // Xvfb: ~190 brk calls per drawn frame from swrast_dri.so, the drawing thread
 // ~15 % in page faults). With freed memory kept up to 256 MiB, and blocks up
 // to 32 MiB (glibc's largest mmap threshold) served from the heap, T7 drew
-// 13.0-13.5 fps instead of 4.5 (same sim cost; README Benchmarks, "Eighth
-// step"). glibc only: other C libraries keep their own policy.
+// 13.0-13.5 fps instead of 4.5 (same sim cost; docs/lab/viewer-heap-and-pacing.md).
+// glibc only: other C libraries keep their own policy.
 void keepFreedMemoryForTheNextFrame() {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);

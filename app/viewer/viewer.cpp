@@ -429,7 +429,7 @@ int Viewer::runHeadless() {
 }
 
 // The `run --json` report the sim thread wrote, plus what only the viewer
-// knows: how it drew (README "Benchmarks" reads render fps from here).
+// knows: how it drew (scripts/bench and docs/benchmarks.md read render fps from here).
 std::string Viewer::addRenderReport(const std::string& path, double fps) const {
     nlohmann::json j;
     {

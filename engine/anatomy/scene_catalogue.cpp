@@ -173,7 +173,7 @@ SceneSpec buildSceneSpec(const std::string& id) {
         // substep vertices squeezed between the elbow's bones still end up
         // a few mm inside them. With the packed forearm sliding along radius
         // and ulna, 2 substeps left the flexor carpi radialis 4 mm inside the
-        // ulna in a strike; 3 substeps none (README, "Model choices").
+        // ulna in a strike; 3 substeps none (docs/model.md §7).
         sc.substeps = 3;
         sc.carry = 1.0f;
         sc.file = "t6-arm-fighting.glb";
@@ -185,7 +185,7 @@ SceneSpec buildSceneSpec(const std::string& id) {
         // carry lower-leg muscles went 19 mm into the foot and their volumes
         // swung between -3.5 and 3.6. With the packed calf (docs/anatomy.md),
         // 240 frames at 2 substeps put the soleus and long flexors 13 mm into
-        // the foot while running; at 3 substeps 4.5 mm (README, "Status").
+        // the foot while running; at 3 substeps 4.5 mm (docs/model.md §7).
         sc.substeps = 3;
         sc.carry = 1.0f;
         sc.file = "t7-body-walk-run.glb";

@@ -32,7 +32,7 @@ RenderPath chooseRenderPath(FastRender setting, bool software_renderer, int requ
     p.msaa_samples = requested_msaa;
     p.fast = setting == FastRender::On || (setting == FastRender::Auto && software_renderer);
     if (!p.fast) return p;
-    // Measured under Xvfb/llvmpipe on 2 cores (README, "Benchmarks"): the
+    // Measured under Xvfb/llvmpipe on 2 cores (docs/lab/viewer-fast-path.md): the
     // fragment work dominates (a full-screen gradient alone ~14 ms at
     // 1280×720), so a quarter of the pixels, one sample each, and a third
     // of the shadow taps on a map of a quarter the texels.
