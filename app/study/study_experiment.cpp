@@ -55,15 +55,6 @@ double meanEdgeInverseMass(const sim::World& w) {
     return n ? sum / double(n) : 0.0;
 }
 
-const char* modeKey(sim::ConstraintMode m) {
-    switch (m) {
-        case sim::ConstraintMode::Xpbd: return "xpbd";
-        case sim::ConstraintMode::Pbd: return "pbd";
-        case sim::ConstraintMode::PbdRaw: return "pbd-raw";
-    }
-    return "?";
-}
-
 }  // namespace
 
 std::string StudySettings::validate() const {
@@ -211,7 +202,7 @@ std::string studyCsv(const StudyResult& r) {
     o << "view,mode,substeps,iterations,elongation_pct,reference_pct,error_pct,pbd_k\n";
     for (const auto& p : r.points) {
         if (!p.ok) continue;
-        o << p.view << "," << modeKey(p.mode) << "," << p.substeps << "," << p.iterations << "," << p.elongation_pct
+        o << p.view << "," << sim::modeName(p.mode) << "," << p.substeps << "," << p.iterations << "," << p.elongation_pct
           << "," << r.reference_pct << "," << r.errorPct(p) << "," << p.pbd_k << "\n";
     }
     return o.str();
@@ -229,7 +220,7 @@ std::string studyJson(const StudyResult& r) {
     j["pbd_stiffness_rule"] = {{"formula", "k_pbd = w / (w + 1/(k dt^2))"}, {"mean_edge_inverse_mass", r.mean_inverse_mass}};
     json pts = json::array();
     for (const auto& p : r.points) {
-        json q = {{"view", p.view},          {"mode", modeKey(p.mode)}, {"substeps", p.substeps},
+        json q = {{"view", p.view},          {"mode", std::string(sim::modeName(p.mode))}, {"substeps", p.substeps},
                   {"iterations", p.iterations}, {"ok", p.ok},             {"pbd_k", p.pbd_k}};
         if (p.ok) {
             q["elongation_pct"] = p.elongation_pct;
