@@ -65,7 +65,7 @@ constexpr double kMinScale = 1e-4, kMaxScale = 1e4;   // each node scale factor,
 constexpr double kMinDeterminant = 1e-12;        // |det| of a node's 3×3 (matrix or TRS)
 constexpr double kQuaternionTolerance = 0.1;     // | |q| − 1 | for rotations (normalised when within)
 constexpr double kMinDensity = 1.0, kMaxDensity = 1e5;          // kg/m³
-constexpr double kMinStiffness = 1e-6, kMaxStiffness = 1e12;    // XPBD k (or "inf")
+// stiffness: sim::stiffnessRange (shared with the command line and presets)
 constexpr double kMaxSensorGain = 1e6;
 constexpr double kMaxAngle = 100.0;              // rad: sensor angle_offset
 constexpr double kMaxKeyTime = 1e6;              // s: animation key times

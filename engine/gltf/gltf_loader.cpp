@@ -1255,10 +1255,11 @@ private:
                     if (it.value().is_string() && it.value().get<std::string>() == "inf")
                         k = sim::kInfiniteStiffness;
                     else if (it.value().is_number() && std::isfinite(it.value().get<double>())) {
+                        // The range the command line and presets enforce too.
                         const double d = it.value().get<double>();
-                        if (!(d >= lim::kMinStiffness && d <= lim::kMaxStiffness))
-                            fail(sw + " = " + fmt(d) + " is out of range [" + fmt(lim::kMinStiffness) + ", " +
-                                 fmt(lim::kMaxStiffness) + "] (or \"inf\")");
+                        if (!sim::validateStiffness(sim::ConstraintMode::Xpbd, *fam, d).empty())
+                            fail(sw + " = " + fmt(d) + " is out of range " +
+                                 sim::describeStiffnessRange(sim::ConstraintMode::Xpbd, *fam));
                         k = float(d);
                     } else
                         fail(sw + " must be a number or \"inf\"");
