@@ -13,6 +13,7 @@
 #include "sim/geometry.h"
 #include "sim/internal_structure.h"
 #include "sim/mesh_topology.h"
+#include "sim/printable.h"
 
 namespace sim {
 
@@ -73,7 +74,7 @@ namespace {
 
 std::string muscleError(const MuscleDesc& m, size_t index, const std::string& what) {
     std::ostringstream os;
-    os << "muscle " << index << " '" << m.name << "': " << what;
+    os << "muscle " << index << " '" << printable(m.name) << "': " << what;
     return os.str();
 }
 
@@ -213,7 +214,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         body.setNow(b.transform);
         for (const auto& t : b.triangles)
             if (t.x >= b.vertices.size() || t.y >= b.vertices.size() || t.z >= b.vertices.size())
-                return "body '" + b.name + "': triangle index out of range";
+                return "body '" + printable(b.name) + "': triangle index out of range";
         out.bodies.push_back(std::move(body));
     }
     for (const auto& pl : scene.planes) {

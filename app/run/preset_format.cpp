@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/printable.h"
+
 namespace app {
 
 using nlohmann::json;
@@ -307,9 +309,10 @@ std::string parsePresetText(std::string_view text, const std::string& origin, Pr
     }
     PresetData d;
     try {
-        if (auto e = parseObject(j, d); !e.empty()) return origin + ": " + e;
+        // Keys and names from the file are quoted: their controls escaped.
+        if (auto e = parseObject(j, d); !e.empty()) return sim::printable(origin + ": " + e);
     } catch (const std::exception& e) {  // not expected: every access is type-checked first
-        return origin + ": " + e.what();
+        return sim::printable(origin + ": " + e.what());
     }
     out = std::move(d);
     return {};

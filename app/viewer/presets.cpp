@@ -9,6 +9,7 @@
 
 #include "app/run/preset_format.h"
 #include "app/viewer/actions.h"
+#include "sim/printable.h"
 
 namespace app::viewer {
 
@@ -75,7 +76,7 @@ std::string readPreset(const std::string& path, Actions& actions) {
 std::string applyPresetText(const std::string& text, const std::string& origin, Actions& a) {
     app::PresetData d;
     if (auto e = app::parsePresetText(text, origin, d); !e.empty()) return e;
-    auto fail = [&](const std::string& what) { return origin + ": " + what; };
+    auto fail = [&](const std::string& what) { return sim::printable(origin + ": " + what); };
     // Everything is checked before anything is applied: a bad preset leaves the state alone.
     std::vector<std::pair<engine::render::Overlay, bool>> overlays;
     for (const auto& [name, on] : d.overlays) {

@@ -29,6 +29,7 @@
 #include "engine/gltf/gltf_input.h"
 #include "engine/gltf/image_decode.h"
 #include "sim/mesh_topology.h"
+#include "sim/printable.h"
 
 namespace engine {
 namespace {
@@ -1768,10 +1769,8 @@ std::string preflight(std::string_view text, const std::string& base_dir, Extern
     return {};
 }
 
-}  // namespace
-
-std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std::string& name,
-                                    const std::string& base_dir, Scene& out) {
+std::string loadFromMemory(const std::vector<uint8_t>& bytes, const std::string& name, const std::string& base_dir,
+                           Scene& out) {
     out = Scene{};
     const std::string prefix = name + ": ";
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
@@ -1870,11 +1869,23 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     return {};
 }
 
+}  // namespace
+
+// Every message leaves the loader through here: whatever text from the file
+// it quotes (names, keys, strings, tinygltf's and the JSON parser's excerpts)
+// is printed with its control characters escaped (sim::printable).
+std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std::string& name,
+                                    const std::string& base_dir, Scene& out) {
+    std::string e = loadFromMemory(bytes, name, base_dir, out);
+    for (std::string& w : out.warnings) w = sim::printable(w);
+    return sim::printable(e);
+}
+
 std::string loadGltfScene(const std::string& path, Scene& out) {
     out = Scene{};
     std::vector<uint8_t> bytes;
     if (std::string e = gltf_input::readRegularFile(path, lim::kMaxFileBytes, bytes); !e.empty())
-        return path + ": " + e;
+        return sim::printable(path + ": " + e);
     return loadGltfSceneFromMemory(bytes, path, baseDirOf(path), out);
 }
 

@@ -115,4 +115,63 @@ TEST(HostileInputs, NoSolverValueAcceptedBlowsUpTheFirstStep) {
         }
 }
 
+// ---------------------------------------------------------------- 2. names from a file
+
+// Every byte of the output is printable text or a line break.
+::testing::AssertionResult noControlCharacters(const std::string& out) {
+    for (size_t i = 0; i < out.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(out[i]);
+        if ((c < 0x20 && c != '\n') || c == 0x7f)
+            return ::testing::AssertionFailure() << "control byte " << int(c) << " at " << i << " in: " << out;
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// A name holding "\n" could forge an `error:` line; ESC [2J cleared the terminal.
+const std::string kForged = "x\x1b[2J\nerror: forged\r\x07";
+const std::string kForgedShown = "x\\x1b[2J\\nerror: forged\\r\\x07";
+
+TEST(HostileInputs, NamesFromAFileArePrintedWithControlsEscaped) {
+    TempDir dir("names");
+    auto run = [&](Builder b, const std::string& args = " --frames 1") {
+        const fs::path file = dir.path / "names.glb";
+        gltf_test::writeFile(file, b.glb());
+        return test::runCli("run --scene " + file.string() + args);
+    };
+    // An error quoting a name from the extras (an unknown bone).
+    json extras = goodExtras();
+    extras["origin_bone"] = kForged;
+    auto c = run(gltf_test::muscleFile(extras));
+    EXPECT_EQ(c.exit_code, 1) << c.output;
+    EXPECT_TRUE(noControlCharacters(c.output));
+    EXPECT_TRUE(contains(c.output, kForgedShown)) << c.output;
+    EXPECT_FALSE(contains(c.output, "\nerror: forged")) << c.output;
+
+    // An error quoting a node's name (a muscle whose mesh is open).
+    Builder open = gltf_test::muscleFile(goodExtras(), gltf_test::TetraMesh::Open);
+    open.doc["nodes"][2]["name"] = kForged;
+    c = run(open);
+    EXPECT_EQ(c.exit_code, 1) << c.output;
+    EXPECT_TRUE(noControlCharacters(c.output));
+    EXPECT_TRUE(contains(c.output, kForgedShown)) << c.output;
+
+    // An unknown extras key (a JSON key is file text too).
+    extras = goodExtras();
+    extras["stiffness"] = {{kForged, 1.0}};
+    c = run(gltf_test::muscleFile(extras));
+    EXPECT_EQ(c.exit_code, 1) << c.output;
+    EXPECT_TRUE(noControlCharacters(c.output));
+
+    // A good scene: the summary and the warnings quote the muscle's and the
+    // animation's names.
+    Builder good = gltf_test::muscleFile(goodExtras());
+    good.doc["nodes"][2]["name"] = kForged;
+    good.doc["animations"] = json::array({{{"name", kForged},
+                                           {"samplers", json::array()},
+                                           {"channels", json::array()}}});
+    c = run(good, " --frames 2");
+    EXPECT_TRUE(noControlCharacters(c.output));
+    EXPECT_FALSE(contains(c.output, "\nerror: forged")) << c.output;
+}
+
 }  // namespace
