@@ -145,17 +145,22 @@ std::string resolveInFolder(const std::string& folder, const std::string& uri, s
     if (rel.find("://") != std::string::npos) return "is not a relative file path";
     for (const auto& part : fs::path(rel))
         if (part == "..") return "has a '..' component (files outside the scene's folder are not read)";
+    // From here on the answer depends on the file system: one message for
+    // every refusal, so that a symlink in the folder cannot tell whether a
+    // path outside exists, is a folder, a FIFO or unreadable. Every symlink is
+    // resolved (fs::canonical: the file must exist); weakly_canonical left a
+    // dangling link unresolved, so a missing target outside read as "inside".
+    const std::string refused = kNotAFileInTheFolder;
     std::error_code ec;
-    fs::path dir = fs::weakly_canonical(fs::path(folder.empty() ? "." : folder), ec);
-    if (ec) return "cannot be resolved (the scene's folder is not accessible)";
-    if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "a/b/" → "a/b"
-    const fs::path full = fs::weakly_canonical(dir / rel, ec);
-    if (ec) return "cannot be resolved";
+    fs::path dir = fs::canonical(fs::path(folder.empty() ? "." : folder), ec);
+    if (ec) return refused;
+    const fs::path full = fs::canonical(dir / rel, ec);
+    if (ec) return refused;
     // Inside the folder: the folder's components are a proper prefix.
     auto d = dir.begin(), f = full.begin();
     for (; d != dir.end(); ++d, ++f)
-        if (f == full.end() || *d != *f) return "resolves outside the scene's folder (a symlink?)";
-    if (f == full.end()) return "names the scene's folder itself";
+        if (f == full.end() || *d != *f) return refused;
+    if (f == full.end()) return refused;  // the folder itself
     resolved = full.string();
     return {};
 }

@@ -92,11 +92,16 @@ std::string checkJsonBounds(std::string_view text);
 // Percent-decodes a URI (%XX; '+' is kept). Returns false on a malformed escape.
 bool percentDecode(std::string_view uri, std::string& out);
 
-// Resolves a buffer URI (not a data: URI) against the scene's folder. The
-// decoded URI must be relative, without backslashes, drive letters or `..`
-// components, and the resolved file (symlinks followed) must lie inside the
-// folder (also resolved). On success `resolved` is the file's path; else the
-// cause, which never names anything outside the folder.
+// Resolves a buffer or image URI (not a data: URI) against the scene's folder.
+// The decoded URI must be relative, without backslashes, drive letters or `..`
+// components (each refused with its own cause), and the resolved file (every
+// symlink followed) must exist and lie inside the folder (also resolved). On
+// success `resolved` is the file's path, free of symlinks; else the cause. A
+// refusal that depends on the file system is always kNotAFileInTheFolder,
+// whether the path is missing, outside the folder, a loop or unreadable: a
+// scene cannot probe what exists outside its folder.
+constexpr const char* kNotAFileInTheFolder =
+    "names no file inside the scene's folder (missing, or outside the scene's folder through a symlink)";
 std::string resolveInFolder(const std::string& folder, const std::string& uri, std::string& resolved);
 
 }  // namespace engine::gltf_input

@@ -1,0 +1,118 @@
+// The glTF loader against hostile files (issue 30, section 4): what a file
+// refers to outside its folder stays unknown, images over the size limit are
+// refused with the limit, muscle meshes that are not one closed 2-manifold
+// are refused with what is wrong, malformed JSON is one clean line.
+#include <atomic>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "engine/gltf/gltf_loader.h"
+#include "engine/load_scene.h"
+#include "engine/scene/scene.h"
+#include "gltf_test_util.h"
+
+using namespace engine;
+using gltf_test::Builder;
+using gltf_test::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name) {
+        static std::atomic<int> serial{0};
+        path = fs::temp_directory_path() /
+               ("msxpbd_hostile_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::permissions(path / "outside" / "locked", fs::perms::owner_all, ec);
+        fs::remove_all(path, ec);
+    }
+};
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+json goodExtras() {
+    return {{"origins", {{0}}},
+            {"insertions", {{"near", {0, 0, 1}}, {"radius", 0.01}}},
+            {"origin_bone", "bone"},
+            {"insertion_bone", "hand"}};
+}
+
+// ---------------------------------------------------------------- 3. symlinks
+
+// A symlink inside the scene's folder pointing outside: whatever lies (or does
+// not lie) at the target, the loader says the same thing, so a scene cannot
+// probe which paths exist outside its folder.
+TEST(GltfLoaderHostile, SymlinksOutOfTheFolderGetOneMessageWhateverTheTarget) {
+    TempDir d("symlink");
+    const fs::path scene = d.path / "scene", outside = d.path / "outside";
+    fs::create_directories(scene);
+    fs::create_directories(outside / "dir");
+    fs::create_directories(outside / "locked");
+    gltf_test::writeFile(outside / "file.bin", std::string(64, 'x'));
+    gltf_test::writeFile(outside / "locked" / "file.bin", std::string(64, 'x'));
+    ASSERT_EQ(::mkfifo((outside / "fifo").c_str(), 0600), 0);
+    fs::permissions(outside / "locked", fs::perms::none);
+    // Link targets (absolute and relative), and a path through a linked folder.
+    struct Target {
+        fs::path link_to;
+        std::string uri;
+    };
+    const std::vector<Target> targets = {
+        {outside / "file.bin", "link.bin"},        {outside / "missing.bin", "link.bin"},
+        {outside / "dir", "link.bin"},             {outside / "fifo", "link.bin"},
+        {outside / "locked" / "file.bin", "link.bin"}, {"/dev/zero", "link.bin"},
+        {"../outside/file.bin", "link.bin"},       {"../outside/missing.bin", "link.bin"},
+        {outside, "link.bin/file.bin"},            {outside, "link.bin/missing.bin"},
+        {outside, "link.bin/dir"},                 {outside, "link.bin/locked/file.bin"},
+        {"/nonexistent-dir", "link.bin/x.bin"},    {scene / "link.bin", "link.bin"},  // a loop
+    };
+    std::set<std::string> buffer_messages, image_messages;
+    for (const Target& t : targets) {
+        std::error_code ec;
+        fs::remove(scene / "link.bin", ec);
+        fs::create_symlink(t.link_to, scene / "link.bin");
+        // As a buffer: the load fails.
+        Builder b = gltf_test::muscleFile(goodExtras());
+        gltf_test::writeFile(scene / "s.gltf", b.gltf(t.uri));
+        Scene s;
+        std::string e = loadScene((scene / "s.gltf").string(), s);
+        EXPECT_TRUE(contains(e, "buffer 0")) << t.link_to << " " << t.uri << ": " << e;
+        EXPECT_FALSE(contains(e, outside.string())) << e;
+        size_t at = e.find("buffer 0");
+        buffer_messages.insert(e.substr(at == std::string::npos ? 0 : at));
+        EXPECT_TRUE(contains(e, "its uri is refused")) << e;
+        // As an image: a warning, the scene loads.
+        Builder q = gltf_test::texturedQuad(t.uri, {});
+        gltf_test::writeFile(scene / "q.glb", q.glb());
+        e = loadScene((scene / "q.glb").string(), s);
+        EXPECT_EQ(e, "") << t.link_to << " " << t.uri;
+        std::string warnings;
+        for (const std::string& w : s.warnings) warnings += w + "\n";
+        EXPECT_FALSE(contains(warnings, outside.string())) << warnings;
+        image_messages.insert(warnings);
+    }
+    EXPECT_EQ(buffer_messages.size(), 1u) << [&] {
+        std::string all;
+        for (const auto& m : buffer_messages) all += m + "\n";
+        return all;
+    }();
+    EXPECT_EQ(image_messages.size(), 1u) << [&] {
+        std::string all;
+        for (const auto& m : image_messages) all += m + "\n";
+        return all;
+    }();
+}
+
+}  // namespace
