@@ -1341,13 +1341,8 @@ private:
                 const std::string iw = "(image " + std::to_string(tex.source) +
                                        (m_.images[size_t(tex.source)].name.empty() ? "" : " '" + m_.images[size_t(tex.source)].name + "'") + ")";
                 int w = 0, h = 0;
-                if (e.empty() && imageSize(bytes, w, h, e)) {
-                    if (w > lim::kMaxTextureSize || h > lim::kMaxTextureSize)
-                        e = "is " + std::to_string(w) + " x " + std::to_string(h) + " texels; the limit is " +
-                            std::to_string(lim::kMaxTextureSize) + " a side";
-                    else
-                        budget_.charge(uint64_t(w) * uint64_t(h) * 4u, tw + " " + iw);
-                }
+                if (e.empty() && imageSize(bytes, w, h, e))  // the size limit included
+                    budget_.charge(uint64_t(w) * uint64_t(h) * 4u, tw + " " + iw);
                 DecodedImage img;
                 if (e.empty()) e = decodeImage(bytes, img);
                 if (!e.empty()) {

@@ -116,3 +116,41 @@ TEST(GltfLoaderHostile, SymlinksOutOfTheFolderGetOneMessageWhateverTheTarget) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---------------------------------------------------------------- 4. image size
+
+// The header of a PNG (signature + IHDR, no pixels) of w × h texels.
+std::vector<uint8_t> pngHeader(uint32_t w, uint32_t h) {
+    std::vector<uint8_t> b = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    for (uint32_t v : {w, h})
+        for (int k = 3; k >= 0; --k) b.push_back(uint8_t(v >> (8 * k)));
+    b.insert(b.end(), {8, 6, 0, 0, 0, 0, 0, 0, 0});  // 8-bit RGBA, CRC (unchecked)
+    return b;
+}
+
+// The header of a baseline JPEG (SOI + SOF0) of w × h texels.
+std::vector<uint8_t> jpegHeader(uint16_t w, uint16_t h) {
+    return {0xFF, 0xD8, 0xFF, 0xC0, 0, 17, 8, uint8_t(h >> 8), uint8_t(h), uint8_t(w >> 8), uint8_t(w), 3,
+            1,    0x22, 0,    2,    0x11, 1, 3, 0x11,          1};
+}
+
+}  // namespace
+
+// An image over the documented limit (docs/scene-format.md, "Limits": 16 384
+// texels a side) is refused with the limit, not as "unknown image type".
+TEST(GltfLoaderHostile, ImagesOverTheSizeLimitAreRefusedWithTheLimit) {
+    const std::vector<std::pair<std::string, std::vector<uint8_t>>> images = {
+        {"png wide", pngHeader(20000, 1)}, {"png tall", pngHeader(1, 16385)}, {"png huge", pngHeader(1u << 30, 1u << 30)},
+        {"jpeg wide", jpegHeader(20000, 8)}, {"jpeg tall", jpegHeader(8, 16385)}};
+    for (const auto& [what, bytes] : images) {
+        Scene s;
+        EXPECT_EQ(loadGltfSceneFromMemory(gltf_test::texturedQuad("bufferView", bytes).glb(), "big.glb", ".", s), "");
+        std::string warnings;
+        for (const std::string& w : s.warnings) warnings += w + "\n";
+        EXPECT_TRUE(contains(warnings, "the limit is 16384 texels a side")) << what << ": " << warnings;
+        EXPECT_FALSE(contains(warnings, "unknown image type")) << what << ": " << warnings;
+        EXPECT_TRUE(s.textures.empty()) << what;
+    }
+}
