@@ -154,3 +154,59 @@ TEST(GltfLoaderHostile, ImagesOverTheSizeLimitAreRefusedWithTheLimit) {
         EXPECT_TRUE(s.textures.empty()) << what;
     }
 }
+
+// ---------------------------------------------------------------- 5. muscle topology
+
+namespace {
+
+// The muscle of muscleFile() with its mesh replaced.
+Builder muscleWithMesh(const std::vector<float>& pos, const std::vector<uint16_t>& idx) {
+    Builder b = gltf_test::muscleFile(goodExtras());
+    const int p = b.floats(pos, "VEC3", 3);
+    const int i = b.accessor(b.view(idx), 5123, idx.size(), "SCALAR");
+    b.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = p;
+    b.doc["meshes"][0]["primitives"][0]["indices"] = i;
+    return b;
+}
+
+}  // namespace
+
+// docs/scene-format.md: the mesh must be one closed, manifold surface. Every
+// edge shared by two triangles is not enough: two closed parts touching at a
+// vertex (a bow-tie) or apart are refused with what is wrong.
+TEST(GltfLoaderHostile, MuscleMeshesThatAreNotOneClosedManifoldAreRefused) {
+    const std::vector<float> tetra = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const std::vector<uint16_t> faces = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    auto shifted = [&](float dz, uint16_t first, std::vector<float>& pos, std::vector<uint16_t>& idx) {
+        // A second tetrahedron dz above the first; its vertex 0 is `first`.
+        std::vector<uint16_t> map = {first, 0, 0, 0};
+        for (int v = (first == 0xFFFF ? 0 : 1); v < 4; ++v) {
+            map[size_t(v)] = uint16_t(pos.size() / 3);
+            pos.insert(pos.end(), {tetra[size_t(3 * v)], tetra[size_t(3 * v + 1)], tetra[size_t(3 * v + 2)] + dz});
+        }
+        for (uint16_t f : faces) idx.push_back(map[f]);
+    };
+    {  // Touching at one vertex: (0, 0, 1) is the first's apex and the second's base corner.
+        std::vector<float> pos = tetra;
+        std::vector<uint16_t> idx = faces;
+        shifted(1.0f, 3, pos, idx);
+        Scene s;
+        std::string e = loadGltfSceneFromMemory(muscleWithMesh(pos, idx).glb(), "bowtie.glb", ".", s);
+        EXPECT_TRUE(contains(e, "bowtie.glb: node 2 'muscle'")) << e;
+        EXPECT_TRUE(contains(e, "vertex 3 joins two separate fans of triangles")) << e;
+        EXPECT_TRUE(contains(e, "bow-tie")) << e;
+    }
+    {  // Apart.
+        std::vector<float> pos = tetra;
+        std::vector<uint16_t> idx = faces;
+        shifted(2.0f, 0xFFFF, pos, idx);
+        Scene s;
+        std::string e = loadGltfSceneFromMemory(muscleWithMesh(pos, idx).glb(), "two.glb", ".", s);
+        EXPECT_TRUE(contains(e, "two.glb: node 2 'muscle'")) << e;
+        EXPECT_TRUE(contains(e, "2 separate closed parts")) << e;
+    }
+    {  // One closed part: loads.
+        Scene s;
+        EXPECT_EQ(loadGltfSceneFromMemory(muscleWithMesh(tetra, faces).glb(), "one.glb", ".", s), "");
+    }
+}
