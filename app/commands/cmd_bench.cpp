@@ -22,6 +22,7 @@
 #include "app/run/scene_driver.h"
 #include "app/cli/solver_flags.h"
 #include "sim/constraint_kernels.h"
+#include "engine/export/temp_files.h"
 
 namespace app {
 
@@ -383,12 +384,10 @@ int benchCommand(const Args& raw) {
             }
         }
         if (auto out = args.get("--json")) {
-            std::ofstream f(*out);
-            f << j.dump(2) << "\n";
-            if (!f) throw CliError("cannot write " + *out);
+            if (auto e = engine::writeWholeFile(*out, j.dump(2) + "\n"); !e.empty()) throw CliError(e);
         }
         if (auto out = args.get("--csv")) {
-            std::ofstream f(*out);
+            std::ostringstream f;
             f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
                  "constraints_per_s,colors,max_residual\n";
             for (const auto& r : results)
@@ -397,7 +396,7 @@ int benchCommand(const Args& raw) {
                       << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
                       << r.project_ms << "," << r.search_ms << ","
                       << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
-            if (!f) throw CliError("cannot write " + *out);
+            if (auto e = engine::writeWholeFile(*out, f.str()); !e.empty()) throw CliError(e);
         }
         return 0;
     } catch (const CliError& e) {

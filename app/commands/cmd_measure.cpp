@@ -17,6 +17,7 @@
 #include "engine/anatomy/anatomy_measures.h"
 #include "engine/gltf/gltf_loader.h"
 #include "sim/printable.h"
+#include "engine/export/temp_files.h"
 
 namespace app {
 
@@ -99,10 +100,8 @@ int measureCommand(const Args& raw) {
                                       {"bone_area_cm2", s.bone_area * 1e4}, {"muscles", s.muscles}});
     }
     if (!json_out.empty()) {
-        std::ofstream f(json_out);
-        f << report.dump(2) << "\n";
-        if (!f) {
-            std::fprintf(stderr, "msxpbd measure: %s: write failed\n", json_out.c_str());
+        if (auto e = engine::writeWholeFile(json_out, report.dump(2) + "\n"); !e.empty()) {
+            std::fprintf(stderr, "msxpbd measure: %s\n", e.c_str());
             return 1;
         }
     }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/commands/commands.h"
+#include "engine/export/temp_files.h"
 
 namespace {
 const char* kUsage =
@@ -40,6 +41,8 @@ static void choosePassiveWaiting(char** argv) {
 
 int main(int argc, char** argv) {
     choosePassiveWaiting(argv);
+    // A bake or recording ended by SIGINT/SIGTERM/SIGHUP leaves no temporary.
+    engine::installTemporaryFileCleanup();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 1 : 0;

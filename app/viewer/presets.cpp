@@ -10,6 +10,7 @@
 #include "app/run/preset_format.h"
 #include "app/viewer/actions.h"
 #include "sim/printable.h"
+#include "engine/export/temp_files.h"
 
 namespace app::viewer {
 
@@ -61,10 +62,7 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
     j["ui"] = s.ui_visible;
     j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
                    {"distance", s.camera.distance}, {"yaw", s.camera.yaw}, {"pitch", s.camera.pitch}};
-    std::ofstream f(path);
-    if (!f) return path + ": cannot write preset";
-    f << j.dump(2) << "\n";
-    return f ? std::string() : path + ": write failed";
+    return engine::writeWholeFile(path, j.dump(2) + "\n");
 }
 
 std::string readPreset(const std::string& path, Actions& actions) {

@@ -2,8 +2,15 @@
 // more) per class, through the real binary: what a user or a file can give
 // `msxpbd` is refused with one line naming the file and the problem, exit code
 // 1, and nothing left behind, or it runs without blowing up.
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -172,6 +179,91 @@ TEST(HostileInputs, NamesFromAFileArePrintedWithControlsEscaped) {
     c = run(good, " --frames 2");
     EXPECT_TRUE(noControlCharacters(c.output));
     EXPECT_FALSE(contains(c.output, "\nerror: forged")) << c.output;
+}
+
+}  // namespace
+
+namespace {
+
+// ---------------------------------------------------------------- 6. signals and full disks
+
+// The files in `dir` (names only).
+std::vector<std::string> filesIn(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+    return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += x + " ";
+    return s;
+}
+
+// A bake ended by SIGINT or SIGTERM while it writes: nothing is left in the
+// output folder (the temporaries used to stay, ".clip.usda.tmp-PID-N" and its
+// frames scratch, 100s of MB for a long clip).
+TEST(HostileInputs, ABakeEndedBySignalLeavesNoTemporaryFile) {
+    const char* binary = std::getenv("MSXPBD_TEST_BINARY");
+    const std::string exe = binary && *binary ? binary : MSXPBD_BINARY;
+    for (int sig : {SIGINT, SIGTERM}) {
+        for (const char* ext : {"usda", "glb", "pc2"}) {
+            TempDir dir(std::string("signal_") + ext);
+            const fs::path out = dir.path / (std::string("clip.") + ext);
+            const pid_t pid = ::fork();
+            ASSERT_GE(pid, 0);
+            if (pid == 0) {
+                const int devnull = ::open("/dev/null", O_WRONLY);
+                ::dup2(devnull, 1);
+                ::dup2(devnull, 2);
+                // Long enough to be interrupted (a .glb holds at most 4 GiB: fewer frames).
+                const char* frames = std::string(ext) == "glb" ? "5000" : "100000";
+                ::execl(exe.c_str(), exe.c_str(), "bake", "--scene", "builtin:p2", "--frames", frames, "--quiet",
+                        "--out", out.c_str(), static_cast<char*>(nullptr));
+                ::_exit(127);
+            }
+            // Wait until the bake writes (a temporary appears), then signal it.
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (filesIn(dir.path).empty() && std::chrono::steady_clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            const std::string during = join(filesIn(dir.path));
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            ::kill(pid, sig);
+            int status = 0;
+            ::waitpid(pid, &status, 0);
+            EXPECT_FALSE(during.empty()) << ext << ": the bake wrote nothing to interrupt";
+            EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << ext << " status " << status;
+            EXPECT_TRUE(filesIn(dir.path).empty())
+                << ext << " signal " << sig << ": left " << join(filesIn(dir.path)) << " (during: " << during << ")";
+        }
+    }
+}
+
+// `run --json` to a disk that fills up: the failure is reported (exit 1) and
+// no report is left, not even an empty one. A full disk is simulated with a
+// file-size limit of 0 (the write fails with EFBIG, SIGXFSZ ignored), and
+// /dev/full.
+TEST(HostileInputs, ARunReportThatCannotBeWrittenIsReportedAndLeavesNoFile) {
+    TempDir dir("full");
+    const fs::path report = dir.path / "r.json";
+    const char* binary = std::getenv("MSXPBD_TEST_BINARY");
+    const std::string exe = binary && *binary ? binary : MSXPBD_BINARY;
+    const std::string log = (dir.path / "log.txt").string();
+    // The limit applies to the log file too: the output goes through a pipe.
+    const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 0; " + exe + " run --scene builtin:t1 --frames 1 --quiet --json " +
+                            report.string() + "; echo exit code \\$?\" 2>&1 | cat > " + log;
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::ifstream f(log);
+    const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(contains(out, "exit code 1")) << out;
+    EXPECT_TRUE(contains(out, "cannot write " + report.string())) << out;
+    fs::remove(log);
+    EXPECT_TRUE(filesIn(dir.path).empty()) << join(filesIn(dir.path));
+
+    auto c = test::runCli("run --scene builtin:t1 --frames 1 --quiet --json /dev/full");
+    EXPECT_EQ(c.exit_code, 1) << c.output;
+    EXPECT_TRUE(contains(c.output, "cannot write /dev/full")) << c.output;
+    EXPECT_TRUE(contains(c.output, "No space left on device")) << c.output;
 }
 
 }  // namespace
