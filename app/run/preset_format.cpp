@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/gltf/gltf_input.h"
 #include "sim/printable.h"
 
 namespace app {
@@ -302,11 +303,7 @@ std::string parsePresetText(std::string_view text, const std::string& origin, Pr
     if (jsonNestingDepth(text, lim::kMaxDepth) > lim::kMaxDepth)
         return origin + ": JSON nested deeper than " + std::to_string(lim::kMaxDepth) + " levels";
     json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const std::exception& e) {
-        return origin + ": not valid JSON: " + e.what();
-    }
+    if (auto e = engine::gltf_input::parseJson(text, j); !e.empty()) return sim::printable(origin) + ": " + e;
     PresetData d;
     try {
         // Keys and names from the file are quoted: their controls escaped.

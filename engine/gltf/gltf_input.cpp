@@ -1,5 +1,6 @@
 #include "engine/gltf/gltf_input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sim/printable.h"
 
 namespace engine::gltf_input {
 
@@ -108,6 +111,47 @@ std::string checkJsonBounds(std::string_view text) {
         return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     if (s.values > kMaxJsonValues)
         return "JSON has more than " + std::to_string(kMaxJsonValues) + " values";
+    return {};
+}
+
+namespace {
+
+std::string jsonError(std::string_view text, size_t at, const std::string& what) {
+    at = std::min(at, text.size());
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return sim::printable("not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                          (what.empty() ? "" : ": " + what));
+}
+
+}  // namespace
+
+std::string parseJson(std::string_view text, nlohmann::json& out) {
+    out = nlohmann::json();
+    if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+        return jsonError(text, nul, "a NUL byte (trailing garbage)");
+    try {
+        out = nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        // "[json.exception.parse_error.101] parse error at line 1, column 5:
+        // syntax error while parsing value - invalid literal; last read: 'x'":
+        // the cause after " - " (else after the position), the position ours.
+        std::string what = e.what();
+        if (size_t dash = what.find(" - "); dash != std::string::npos) what = what.substr(dash + 3);
+        else if (size_t colon = what.find(": ", what.find("column")); colon != std::string::npos) what = what.substr(colon + 2);
+        out = nlohmann::json();
+        return jsonError(text, e.byte > 0 ? size_t(e.byte - 1) : 0, what);
+    } catch (const nlohmann::json::exception&) {
+        out = nlohmann::json();
+        return jsonError(text, text.size(), "");
+    }
     return {};
 }
 

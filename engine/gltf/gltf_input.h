@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace engine::gltf_limits {
 
 // Files.
@@ -88,6 +90,13 @@ struct JsonScan {
 JsonScan scanJson(std::string_view text, int depth_limit = gltf_limits::kMaxJsonDepth);
 // Empty when `text` is within the depth and value limits; else the cause.
 std::string checkJsonBounds(std::string_view text);
+
+// Parses JSON text as a whole (call checkJsonBounds first): "" and `out`, or
+// one clean line, "not valid JSON at line L, column C: <what>", never the
+// library's exception text. A NUL byte is refused where it stands, like any
+// other trailing garbage (nlohmann's lexer took it for the end of the input,
+// so "{}\0garbage" parsed).
+std::string parseJson(std::string_view text, nlohmann::json& out);
 
 // Percent-decodes a URI (%XX; '+' is kept). Returns false on a malformed escape.
 bool percentDecode(std::string_view uri, std::string& out);

@@ -264,8 +264,8 @@ void requireComps(const AccessorData& d, int comps, const std::string& what) {
 json parseExtras(const std::string& s, const std::string& where) {
     if (s.empty()) return json::object();
     if (std::string e = gltf_input::checkJsonBounds(s); !e.empty()) fail(where + ": extras: " + e);
-    json j = json::parse(s, nullptr, false);
-    if (j.is_discarded()) fail(where + ": extras are not valid JSON");
+    json j;
+    if (std::string e = gltf_input::parseJson(s, j); !e.empty()) fail(where + ": extras are " + e);
     return j;
 }
 
@@ -277,8 +277,9 @@ json schemaObject(const json& extras, const char* key, const std::string& where)
     if (v.is_string()) {
         if (std::string e = gltf_input::checkJsonBounds(v.get_ref<const std::string&>()); !e.empty())
             fail(where + ": extras." + key + ": " + e);
-        json p = json::parse(v.get<std::string>(), nullptr, false);
-        if (p.is_discarded()) fail(where + ": extras." + key + " is a string but not valid JSON");
+        json p;
+        if (std::string e = gltf_input::parseJson(v.get_ref<const std::string&>(), p); !e.empty())
+            fail(where + ": extras." + key + " is a string but " + e);
         v = p;
     }
     if (!v.is_object()) fail(where + ": extras." + key + " must be an object");
@@ -1701,11 +1702,7 @@ std::string describeExtension(const std::string& name) {
 // number of glTF objects, required extensions, and every buffer URI resolved.
 std::string preflight(std::string_view text, const std::string& base_dir, ExternalFiles& ext) {
     json doc;
-    try {
-        doc = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        return std::string("JSON syntax error: ") + e.what();
-    }
+    if (std::string e = gltf_input::parseJson(text, doc); !e.empty()) return e;
     if (!doc.is_object()) return "the JSON is not an object";
     auto arrayOf = [](const json& o, const char* key) -> const json* {
         if (!o.is_object()) return nullptr;

@@ -267,3 +267,33 @@ TEST(HostileInputs, ARunReportThatCannotBeWrittenIsReportedAndLeavesNoFile) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---------------------------------------------------------------- 7. spool files
+
+// A bake whose scratch data cannot be written (a full disk, simulated with a
+// file-size limit) names the file the user asked for, never an internal spool
+// file ("clip.usda.frames", "clip.glb.bin").
+TEST(HostileInputs, ErrorsNeverNameInternalSpoolFiles) {
+    const char* binary = std::getenv("MSXPBD_TEST_BINARY");
+    const std::string exe = binary && *binary ? binary : MSXPBD_BINARY;
+    for (const char* ext : {"usda", "glb"}) {
+        TempDir dir(std::string("spool_") + ext);
+        const fs::path out = dir.path / (std::string("clip.") + ext);
+        const std::string log = test::tempPath("spool.log");
+        const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 1; " + exe +
+                                " bake --scene builtin:p2 --frames 50 --quiet --out " + out.string() +
+                                "; echo exit code \\$?\" 2>&1 | cat > " + log;
+        ASSERT_EQ(std::system(cmd.c_str()), 0);
+        std::ifstream f(log);
+        const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        std::remove(log.c_str());
+        EXPECT_TRUE(contains(text, "exit code 1")) << text;
+        EXPECT_TRUE(contains(text, "cannot write " + out.string() + ":")) << text;
+        EXPECT_FALSE(contains(text, ".frames") || contains(text, ".bin") || contains(text, ".tmp")) << text;
+        EXPECT_TRUE(filesIn(dir.path).empty()) << join(filesIn(dir.path));
+    }
+}
+
+}  // namespace

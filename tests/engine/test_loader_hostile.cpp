@@ -210,3 +210,28 @@ TEST(GltfLoaderHostile, MuscleMeshesThatAreNotOneClosedManifoldAreRefused) {
         EXPECT_EQ(loadGltfSceneFromMemory(muscleWithMesh(tetra, faces).glb(), "one.glb", ".", s), "");
     }
 }
+
+// ---------------------------------------------------------------- malformed JSON
+
+// One clean line naming the file and the position, not the JSON library's
+// exception text; a NUL byte is trailing garbage, not the end of the input.
+TEST(GltfLoaderHostile, MalformedJsonIsOneLineWithThePosition) {
+    Scene s;
+    std::string text = "{\"asset\": {\"version\": \"2.0\"},\n \"nodes\": [oops]}";
+    std::string e = loadGltfSceneFromMemory(std::vector<uint8_t>(text.begin(), text.end()), "bad.gltf", ".", s);
+    EXPECT_TRUE(contains(e, "bad.gltf: not valid JSON at line 2, column 12")) << e;
+    EXPECT_FALSE(contains(e, "json.exception") || contains(e, "parse_error")) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+
+    text = std::string("{\"asset\": {\"version\": \"2.0\"}}\0garbage", 38);
+    e = loadGltfSceneFromMemory(std::vector<uint8_t>(text.begin(), text.end()), "nul.gltf", ".", s);
+    EXPECT_TRUE(contains(e, "nul.gltf: not valid JSON at line 1, column 30: a NUL byte")) << e;
+
+    // Extras holding JSON as a string.
+    json extras = goodExtras();
+    Builder b = gltf_test::muscleFile(extras);
+    b.doc["nodes"][2]["extras"]["msxpbd_muscle"] = "{\"origins\": [[0]],, }";
+    e = loadGltfSceneFromMemory(b.glb(), "extras.glb", ".", s);
+    EXPECT_TRUE(contains(e, "extras.glb: node 2 'muscle'") && contains(e, "not valid JSON at line 1, column 19")) << e;
+    EXPECT_FALSE(contains(e, "json.exception")) << e;
+}

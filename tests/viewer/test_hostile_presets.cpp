@@ -52,3 +52,31 @@ TEST(HostilePresets, KeysArePrintedWithControlsEscaped) {
 }
 
 }  // namespace
+
+namespace {
+
+// A NUL byte ends a C string, not a preset: what follows it is trailing
+// garbage like any other (it was ignored, and the preset applied).
+TEST(HostilePresets, ANulByteIsRefusedLikeAnyTrailingGarbage) {
+    for (const std::string& text : {std::string("{\"solver\": \"jacobi\"}\0garbage", 28),
+                                    std::string("{\"solver\": \"jacobi\"}\0", 21), std::string("{}\0{}", 5)}) {
+        auto c = viewWithPreset(text);
+        EXPECT_EQ(c.exit_code, 1) << c.output;
+        EXPECT_TRUE(contains(c.output, "hostile_preset.json: not valid JSON")) << c.output;
+        EXPECT_TRUE(noControlCharacters(c.output));
+    }
+    auto garbage = viewWithPreset("{\"solver\": \"jacobi\"} garbage");
+    EXPECT_EQ(garbage.exit_code, 1) << garbage.output;
+}
+
+// Malformed JSON: one line naming the file and the position, not the JSON
+// library's exception text ("[json.exception.parse_error.101] ...").
+TEST(HostilePresets, MalformedJsonIsOneLineWithThePosition) {
+    auto c = viewWithPreset("{\n  \"solver\": \"sst\",\n  oops\n}");
+    EXPECT_EQ(c.exit_code, 1) << c.output;
+    EXPECT_TRUE(contains(c.output, "hostile_preset.json: not valid JSON at line 3, column 3")) << c.output;
+    EXPECT_FALSE(contains(c.output, "json.exception")) << c.output;
+    EXPECT_FALSE(contains(c.output, "parse_error")) << c.output;
+}
+
+}  // namespace
