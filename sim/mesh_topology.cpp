@@ -145,7 +145,7 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
     // Triangles joined across their edges (one closed part each set), and the
     // corners around each vertex joined across the edges they share (one fan
     // of triangles each set).
-    Sets parts(tris.size()), fans(tris.size() * 3);
+    Sets fans(tris.size() * 3);
     for (size_t i = 0; i < half.size();) {
         size_t j = i;
         while (j < half.size() && half[j].lo == half[i].lo && half[j].hi == half[i].hi) ++j;
@@ -160,7 +160,6 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
             return s.str();
         }
         const uint32_t t1 = half[i].tri, t2 = half[i + 1].tri;
-        parts.join(t1, t2);
         for (uint32_t v : {half[i].lo, half[i].hi}) fans.join(cornerOf(tris, t1, v), cornerOf(tris, t2, v));
         i = j;
     }
@@ -179,14 +178,6 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
             return s.str();
         }
     }
-    size_t part_count = 0;
-    for (uint32_t t = 0; t < uint32_t(tris.size()); ++t) part_count += parts.find(t) == t ? 1 : 0;
-    if (part_count > 1) {
-        std::ostringstream s;
-        s << "the mesh has " << part_count
-          << " separate closed parts (a muscle must be one closed surface: join them or make them separate muscles)";
-        return s.str();
-    }
 
     const double vol = signedVolume(v, tris);
     if (!(vol > 0.0)) {
@@ -196,6 +187,32 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
               << " (must be positive); flip the winding so that triangles wind counter-clockwise seen from outside";
         else
             s << "signed volume is " << vol << " (must be positive: triangles must wind CCW seen from outside)";
+        return s.str();
+    }
+    return {};
+}
+
+std::string checkOneClosedSurface(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
+    if (auto e = checkClosedManifold(v, tris); !e.empty()) return e;
+    // Triangles joined across their shared edges: one set per closed part.
+    Sets parts(tris.size());
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> half;
+    half.reserve(tris.size() * 3);
+    for (uint32_t t = 0; t < uint32_t(tris.size()); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t a = tris[t][k], b = tris[t][(k + 1) % 3];
+            half.emplace_back(std::min(a, b), std::max(a, b), t);
+        }
+    std::sort(half.begin(), half.end());
+    for (size_t i = 0; i + 1 < half.size(); ++i)
+        if (std::get<0>(half[i]) == std::get<0>(half[i + 1]) && std::get<1>(half[i]) == std::get<1>(half[i + 1]))
+            parts.join(std::get<2>(half[i]), std::get<2>(half[i + 1]));
+    size_t part_count = 0;
+    for (uint32_t t = 0; t < uint32_t(tris.size()); ++t) part_count += parts.find(t) == t ? 1 : 0;
+    if (part_count > 1) {
+        std::ostringstream s;
+        s << "the mesh has " << part_count
+          << " separate closed parts (a muscle must be one closed surface: join them or make them separate muscles)";
         return s.str();
     }
     return {};

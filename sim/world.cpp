@@ -100,7 +100,7 @@ std::string validateMuscle(const SceneDesc& scene, const MuscleDesc& m, size_t m
     if (m.vertices.size() < 4) return muscleError(m, mi, "needs at least 4 vertices");
     for (const auto& v : m.vertices)
         if (!finiteVec(v)) return muscleError(m, mi, "has a non-finite vertex position");
-    if (auto e = checkClosedManifold(m.vertices, m.triangles); !e.empty())
+    if (auto e = checkOneClosedSurface(m.vertices, m.triangles); !e.empty())
         return muscleError(m, mi, "mesh: " + e);
     if (m.origin_sets.empty() || m.insertion_sets.empty())
         return muscleError(m, mi, "needs at least one origin and one insertion root set");

@@ -1200,7 +1200,7 @@ private:
                 md.triangles.emplace_back(map[g.indices[t]], map[g.indices[t + 1]], map[g.indices[t + 2]]);
             if (glm::determinant(glm::mat3(G)) < 0.0f)
                 for (glm::uvec3& t : md.triangles) std::swap(t.y, t.z);
-            std::string topo = sim::checkClosedManifold(md.vertices, md.triangles);
+            std::string topo = sim::checkOneClosedSurface(md.vertices, md.triangles);
             if (!topo.empty()) fail(where + ": muscle mesh: " + topo);
 
             md.origin_sets = vertexSets(o, "origins", map, local, ow);
