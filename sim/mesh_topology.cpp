@@ -73,6 +73,28 @@ struct HalfEdge {
     }
 };
 
+// Union-find over small integers (path halving), for the fan and part checks.
+struct Sets {
+    std::vector<uint32_t> up;
+    explicit Sets(size_t n) : up(n) {
+        for (size_t i = 0; i < n; ++i) up[i] = uint32_t(i);
+    }
+    uint32_t find(uint32_t a) {
+        while (up[a] != a) a = up[a] = up[up[a]];
+        return a;
+    }
+    void join(uint32_t a, uint32_t b) {
+        a = find(a), b = find(b);
+        if (a != b) up[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+// The corner of triangle t at vertex v (t's index 3t + k with tris[t][k] = v).
+uint32_t cornerOf(const std::vector<glm::uvec3>& tris, uint32_t t, uint32_t v) {
+    const uint32_t k = tris[t].x == v ? 0u : tris[t].y == v ? 1u : 2u;
+    return 3u * t + k;
+}
+
 }  // namespace
 
 std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
@@ -120,6 +142,10 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
         }
     }
     std::sort(half.begin(), half.end());
+    // Triangles joined across their edges (one closed part each set), and the
+    // corners around each vertex joined across the edges they share (one fan
+    // of triangles each set).
+    Sets fans(tris.size() * 3);
     for (size_t i = 0; i < half.size();) {
         size_t j = i;
         while (j < half.size() && half[j].lo == half[i].lo && half[j].hi == half[i].hi) ++j;
@@ -133,7 +159,24 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
               << half[i + 1].tri << " (inconsistent winding: a flipped triangle)";
             return s.str();
         }
+        const uint32_t t1 = half[i].tri, t2 = half[i + 1].tri;
+        for (uint32_t v : {half[i].lo, half[i].hi}) fans.join(cornerOf(tris, t1, v), cornerOf(tris, t2, v));
         i = j;
+    }
+    // Every edge is shared by two triangles, yet a vertex may still join two
+    // fans (two closed parts touching at a vertex, a bow-tie): not a 2-manifold.
+    std::vector<uint32_t> fan_of(n, UINT32_MAX);
+    for (uint32_t c = 0; c < uint32_t(tris.size() * 3); ++c) {
+        const uint32_t v = tris[c / 3][c % 3], f = fans.find(c);
+        if (fan_of[v] == UINT32_MAX) {
+            fan_of[v] = f;
+        } else if (fan_of[v] != f) {
+            std::ostringstream s;
+            s << "vertex " << v
+              << " joins two separate fans of triangles (two parts touching at one vertex, a bow-tie: not a "
+                 "manifold; a muscle must be one closed surface)";
+            return s.str();
+        }
     }
 
     const double vol = signedVolume(v, tris);
@@ -144,6 +187,32 @@ std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vect
               << " (must be positive); flip the winding so that triangles wind counter-clockwise seen from outside";
         else
             s << "signed volume is " << vol << " (must be positive: triangles must wind CCW seen from outside)";
+        return s.str();
+    }
+    return {};
+}
+
+std::string checkOneClosedSurface(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
+    if (auto e = checkClosedManifold(v, tris); !e.empty()) return e;
+    // Triangles joined across their shared edges: one set per closed part.
+    Sets parts(tris.size());
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> half;
+    half.reserve(tris.size() * 3);
+    for (uint32_t t = 0; t < uint32_t(tris.size()); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t a = tris[t][k], b = tris[t][(k + 1) % 3];
+            half.emplace_back(std::min(a, b), std::max(a, b), t);
+        }
+    std::sort(half.begin(), half.end());
+    for (size_t i = 0; i + 1 < half.size(); ++i)
+        if (std::get<0>(half[i]) == std::get<0>(half[i + 1]) && std::get<1>(half[i]) == std::get<1>(half[i + 1]))
+            parts.join(std::get<2>(half[i]), std::get<2>(half[i + 1]));
+    size_t part_count = 0;
+    for (uint32_t t = 0; t < uint32_t(tris.size()); ++t) part_count += parts.find(t) == t ? 1 : 0;
+    if (part_count > 1) {
+        std::ostringstream s;
+        s << "the mesh has " << part_count
+          << " separate closed parts (a muscle must be one closed surface: join them or make them separate muscles)";
         return s.str();
     }
     return {};

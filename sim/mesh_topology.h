@@ -25,10 +25,13 @@ Adjacency vertexAdjacency(size_t vertex_count, const std::vector<std::pair<uint3
 // Signed volume of a closed mesh (positive for outward CCW winding).
 double signedVolume(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris);
 
-// Empty if the mesh is closed and manifold (every edge shared by exactly two
-// triangles, used once in each direction), indices in range, no degenerate
-// triangles, and its volume is positive; otherwise a message naming the
-// first problem found.
+// Empty if the mesh is a closed 2-manifold (every edge shared by exactly two
+// triangles, used once in each direction; the triangles around each vertex
+// one fan, so no bow-tie vertex), indices in range, no degenerate triangles,
+// and its volume is positive; otherwise a message naming the first problem
+// found. Several closed parts pass (a bone may have several).
 std::string checkClosedManifold(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris);
+// A muscle's surface: checkClosedManifold, and one connected part.
+std::string checkOneClosedSurface(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris);
 
 }  // namespace sim

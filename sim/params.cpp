@@ -88,6 +88,10 @@ FamilyStiffness FamilyStiffness::pbdDefaults() {
     return s;
 }
 
+// Every value accepted must survive the first step: one frame of free fall
+// moves a particle at most |gravity| · gravity_scale (≤ 10) · dt² = 10⁴ m at
+// the bounds, below the NaN guard's blow-up distance (10⁵ m, sim/solver.h);
+// dt up to 10⁶ s or gravity up to 10³⁰ m/s² tripped the guard at frame 0.
 const std::array<NumericParam, 12>& numericParams() {
     static const std::array<NumericParam, 12> table = {{
         {"iterations", "solver", "constraint iterations per substep", 1, 1000, true,
@@ -99,7 +103,7 @@ const std::array<NumericParam, 12>& numericParams() {
         {"threads", "solver", "worker threads (0 = all cores)", 0, 256, true,
          [](const SolverParams& p) { return double(p.threads); },
          [](SolverParams& p, double v) { p.threads = int(v); }},
-        {"dt", "time", "animation frame length in seconds", 1e-5, 1e6, false,
+        {"dt", "time", "animation frame length in seconds", 1e-5, 1, false,
          [](const SolverParams& p) { return double(p.frame_dt); },
          [](SolverParams& p, double v) { p.frame_dt = float(v); }},
         {"damping", "material", "velocity damping (1/s)", 0, 1000, false,
@@ -108,7 +112,7 @@ const std::array<NumericParam, 12>& numericParams() {
         {"carry", "material", "share of the bones' acceleration the muscles take on (0 = free inertia, 1 = carried)", 0, 1, false,
          [](const SolverParams& p) { return double(p.carry); },
          [](SolverParams& p, double v) { p.carry = float(v); }},
-        {"gravity", "material", "gravity along +Y (m/s^2; -9.81 is Earth)", -1e30, 1e30, false,
+        {"gravity", "material", "gravity along +Y (m/s^2; -9.81 is Earth)", -1000, 1000, false,
          [](const SolverParams& p) { return double(p.gravity.y); },
          [](SolverParams& p, double v) { p.gravity = glm::vec3(0.0f, float(v), 0.0f); }},
         {"omega", "solver", "Jacobi over-relaxation", 1, 2, false,
@@ -136,14 +140,41 @@ const NumericParam* findNumericParam(std::string_view name) {
     return nullptr;
 }
 
-std::string validateStiffness(ConstraintMode mode, Family f, float k) {
+StiffnessRange stiffnessRange(ConstraintMode mode, Family f) {
+    // One row per family (every family shares the same XPBD bounds today).
+    static constexpr std::array<StiffnessRange, kFamilyCount> kXpbd = {{
+        {1e-6, 1e12, true},  // fiber
+        {1e-6, 1e12, true},  // structure
+        {1e-6, 1e12, true},  // volume
+        {1e-6, 1e12, true},  // contact
+        {1e-6, 1e12, true},  // sliding
+        {1e-6, 1e12, true},  // plane
+        {1e-6, 1e12, true},  // tissue
+    }};
+    if (mode != ConstraintMode::Xpbd) return {0.0, 1.0, false};
+    return kXpbd[static_cast<size_t>(fi(f))];
+}
+
+std::string describeStiffnessRange(ConstraintMode mode, Family f) {
+    const StiffnessRange r = stiffnessRange(mode, f);
     std::ostringstream os;
+    os << "[" << r.min << ", " << r.max << "]" << (r.infinite ? " or inf" : "");
+    return os.str();
+}
+
+std::string validateStiffness(ConstraintMode mode, Family f, double k) {
+    std::ostringstream os;
+    const StiffnessRange r = stiffnessRange(mode, f);
+    // As the float the value becomes (a bound printed is accepted given back);
+    // a finite value beyond the float range is out of range, not ∞.
+    const float kf = float(k);
+    const bool hard = std::isinf(k) && k > 0.0;
+    const bool inside = std::isfinite(kf) && kf >= float(r.min) && kf <= float(r.max);
     if (std::isnan(k)) {
         os << "stiffness " << familyName(f) << " is not a number";
-    } else if (mode == ConstraintMode::Xpbd && !(k > 0.0f)) {
-        os << "stiffness " << familyName(f) << "=" << k << " out of range: xpbd needs k in (0, inf]";
-    } else if (mode != ConstraintMode::Xpbd && !(k >= 0.0f && k <= 1.0f)) {
-        os << "stiffness " << familyName(f) << "=" << k << " out of range: pbd needs k in [0, 1]";
+    } else if (!inside && !(hard && r.infinite)) {
+        os << "stiffness " << familyName(f) << "=" << k << " out of range: " << modeName(mode) << " needs k in "
+           << describeStiffnessRange(mode, f);
     }
     return os.str();
 }

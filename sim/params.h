@@ -115,7 +115,21 @@ const NumericParam* findNumericParam(std::string_view name);
 
 // Validates a whole parameter set; returns an error message or empty.
 std::string validate(const SolverParams& p);
-// Range check for a stiffness value in a mode; returns an error message or empty.
-std::string validateStiffness(ConstraintMode mode, Family f, float k);
+
+// The stiffness a family accepts in a mode, the one bound shared by the command
+// line, presets, the viewer and scene files (glTF extras): XPBD k in [min, max]
+// or ∞ (hard); PBD k in [0, 1]. The XPBD floor keeps α̃ = 1/(k·Δt²) finite as
+// a float at the smallest substep (Δt = 10⁻⁵ s / 100 substeps: α̃ ≤ 10²⁰); a
+// k such as 1e-45 (a float denormal) made α̃ infinite and the first step NaN.
+struct StiffnessRange {
+    double min, max;  // compared as the float the value becomes
+    bool infinite;  // ∞ (hard) is accepted too
+};
+StiffnessRange stiffnessRange(ConstraintMode mode, Family f);
+// "[1e-06, 1e+12] or inf" / "[0, 1]": the range as messages and help print it.
+std::string describeStiffnessRange(ConstraintMode mode, Family f);
+// Range check for a stiffness value in a mode; returns an error message
+// ("stiffness fiber=1e-45 out of range: xpbd needs k in [1e-06, 1e+12] or inf") or empty.
+std::string validateStiffness(ConstraintMode mode, Family f, double k);
 
 }  // namespace sim

@@ -12,6 +12,7 @@
 #include <glm/matrix.hpp>
 
 #include "sim/fiber_rest_length.h"
+#include "sim/printable.h"
 
 namespace sim {
 
@@ -48,7 +49,7 @@ std::string NanReport::message() const {
     if (!fired) return {};
     std::ostringstream os;
     os << "NaN guard: the simulation produced a non-finite or exploding position";
-    if (!muscle.empty()) os << " in muscle '" << muscle << "'";
+    if (!muscle.empty()) os << " in muscle '" << printable(muscle) << "'";
     if (!family.empty()) {
         os << " (" << family;
         if (constraint >= 0) os << " constraint " << constraint;

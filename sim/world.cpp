@@ -13,6 +13,7 @@
 #include "sim/geometry.h"
 #include "sim/internal_structure.h"
 #include "sim/mesh_topology.h"
+#include "sim/printable.h"
 
 namespace sim {
 
@@ -73,7 +74,7 @@ namespace {
 
 std::string muscleError(const MuscleDesc& m, size_t index, const std::string& what) {
     std::ostringstream os;
-    os << "muscle " << index << " '" << m.name << "': " << what;
+    os << "muscle " << index << " '" << printable(m.name) << "': " << what;
     return os.str();
 }
 
@@ -99,7 +100,7 @@ std::string validateMuscle(const SceneDesc& scene, const MuscleDesc& m, size_t m
     if (m.vertices.size() < 4) return muscleError(m, mi, "needs at least 4 vertices");
     for (const auto& v : m.vertices)
         if (!finiteVec(v)) return muscleError(m, mi, "has a non-finite vertex position");
-    if (auto e = checkClosedManifold(m.vertices, m.triangles); !e.empty())
+    if (auto e = checkOneClosedSurface(m.vertices, m.triangles); !e.empty())
         return muscleError(m, mi, "mesh: " + e);
     if (m.origin_sets.empty() || m.insertion_sets.empty())
         return muscleError(m, mi, "needs at least one origin and one insertion root set");
@@ -213,7 +214,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         body.setNow(b.transform);
         for (const auto& t : b.triangles)
             if (t.x >= b.vertices.size() || t.y >= b.vertices.size() || t.z >= b.vertices.size())
-                return "body '" + b.name + "': triangle index out of range";
+                return "body '" + printable(b.name) + "': triangle index out of range";
         out.bodies.push_back(std::move(body));
     }
     for (const auto& pl : scene.planes) {

@@ -1,6 +1,8 @@
 #include "app/cli/solver_flags.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace app {
@@ -43,12 +45,20 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
         if (!fam)
             throw CliError("--stiffness: unknown family '" + item.substr(0, eq) + "' (valid: " + sim::familyList() +
                            ")");
-        std::string value = item.substr(eq + 1);
-        float k = (value == "inf" || value == "hard") ? sim::kInfiniteStiffness
-                                                      : float(parseNumber("--stiffness " + item.substr(0, eq), value,
-                                                                          -1e30, 1e30));
+        const std::string value = item.substr(eq + 1);
+        double k = sim::kInfiniteStiffness;
+        if (value != "inf" && value != "hard") {
+            errno = 0;
+            char* end = nullptr;
+            k = std::strtod(value.c_str(), &end);
+            if (value.empty() || errno || *end || !std::isfinite(k))
+                throw CliError("--stiffness " + item.substr(0, eq) + ": '" + value + "' is not a number (" +
+                               std::string(sim::modeName(p.mode)) + " needs k in " +
+                               sim::describeStiffnessRange(p.mode, *fam) + ")");
+        }
+        // The range shared with presets and scene files (sim::stiffnessRange).
         if (auto e = sim::validateStiffness(p.mode, *fam, k); !e.empty()) throw CliError(e);
-        p.stiffness()[*fam] = k;
+        p.stiffness()[*fam] = float(k);
     }
     if (auto e = sim::validate(p); !e.empty()) throw CliError(e);
 }
@@ -63,7 +73,10 @@ std::string solverFlagsHelp() {
        << "  --stiffness FAMILY=K     families: " << sim::familyList(" ")
        << "\n"
           "                           (contact: muscle against bone; tissue: muscle against muscle);\n"
-          "                           xpbd K in (0, inf] (inf = hard), pbd K in [0, 1]\n";
+          "                           xpbd K in "
+       << sim::describeStiffnessRange(sim::ConstraintMode::Xpbd, sim::Family::Fiber)
+       << " (inf = hard), pbd K in " << sim::describeStiffnessRange(sim::ConstraintMode::Pbd, sim::Family::Fiber)
+       << "\n";
     for (const auto& p : sim::numericParams())
         os << "  --" << p.name << " " << (p.integer ? "N" : "X") << "  " << p.description << " [" << p.min << ", "
            << p.max << "]\n";

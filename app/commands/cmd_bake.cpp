@@ -20,6 +20,7 @@
 #include "app/cli/solver_flags.h"
 #include "engine/load_scene.h"
 #include "engine/export/clip_writer.h"
+#include "engine/export/temp_files.h"
 
 namespace app {
 
@@ -99,13 +100,9 @@ int bakeCommand(const Args& raw) {
         if (auto j = args.get("--json")) {
             if (*j == "-") {
                 std::cout << r.report.dump(2) << "\n";
-            } else {
-                std::ofstream f(*j);
-                f << r.report.dump(2) << "\n";
-                if (!f) {
-                    std::fprintf(stderr, "msxpbd bake: cannot write %s\n", j->c_str());
-                    return 1;
-                }
+            } else if (auto e = engine::writeWholeFile(*j, r.report.dump(2) + "\n"); !e.empty()) {
+                std::fprintf(stderr, "msxpbd bake: %s\n", e.c_str());
+                return 1;
             }
         }
         return 0;

@@ -23,6 +23,7 @@
 #include "app/run/scene_driver.h"
 #include "app/cli/solver_flags.h"
 #include "sim/constraint_kernels.h"
+#include "engine/export/temp_files.h"
 
 namespace app {
 
@@ -404,7 +405,7 @@ json convergence(const BenchOptions& o) {
 }
 
 void writeCsv(const std::string& path, const std::vector<Result>& results) {
-    std::ofstream f(path);
+    std::ostringstream f;
     f << "scene,solver,threads,iterations,ms_median,ms_min,ms_max,project_ms,search_ms,real_time_factor,"
          "constraints_per_s,colors,max_residual\n";
     for (const auto& r : results)
@@ -413,7 +414,7 @@ void writeCsv(const std::string& path, const std::vector<Result>& results) {
               << r.cfg.iterations << "," << r.ms_median << "," << r.ms_min << "," << r.ms_max << ","
               << r.project_ms << "," << r.search_ms << ","
               << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << "," << r.constraints_per_s << "," << r.colors << "," << r.residual << "\n";
-    if (!f) throw CliError("cannot write " + path);
+    if (auto e = engine::writeWholeFile(path, f.str()); !e.empty()) throw CliError(e);
 }
 
 }  // namespace
@@ -442,9 +443,7 @@ int benchCommand(const Args& raw) {
         j["results"] = resultRows(results);
         if (o.convergence) j["convergence"] = convergence(o);
         if (o.json_out) {
-            std::ofstream f(*o.json_out);
-            f << j.dump(2) << "\n";
-            if (!f) throw CliError("cannot write " + *o.json_out);
+            if (auto e = engine::writeWholeFile(*o.json_out, j.dump(2) + "\n"); !e.empty()) throw CliError(e);
         }
         if (o.csv_out) writeCsv(*o.csv_out, results);
         return 0;

@@ -15,7 +15,9 @@
 #include "app/cli/cli_args.h"
 #include "app/commands/commands.h"
 #include "engine/anatomy/anatomy_measures.h"
+#include "engine/export/temp_files.h"
 #include "engine/load_scene.h"
+#include "sim/printable.h"
 
 namespace app {
 
@@ -67,9 +69,9 @@ int measureCommand(const Args& raw) {
         total_ref += ref;
         touching.push_back(m.touching);
         if (ref > 0.0)
-            std::printf("%-34s %9.1f %9.1f %6.2f %9.2f %10.2f\n", m.name.c_str(), v, ref, v / ref, m.touching, m.overlap * 1e3);
+            std::printf("%-34s %9.1f %9.1f %6.2f %9.2f %10.2f\n", sim::printable(m.name).c_str(), v, ref, v / ref, m.touching, m.overlap * 1e3);
         else
-            std::printf("%-34s %9.1f %9s %6s %9.2f %10.2f\n", m.name.c_str(), v, "-", "-", m.touching, m.overlap * 1e3);
+            std::printf("%-34s %9.1f %9s %6s %9.2f %10.2f\n", sim::printable(m.name).c_str(), v, "-", "-", m.touching, m.overlap * 1e3);
         nlohmann::json j = {{"name", m.name}, {"volume_cm3", v}, {"touching_share", m.touching},
                             {"max_overlap_mm", m.overlap * 1e3}, {"overlap_with", m.overlap_with}};
         if (m.reference) {
@@ -90,19 +92,17 @@ int measureCommand(const Args& raw) {
     for (const std::string& bone : sections) {
         engine::SectionMeasure s;
         if (!engine::measureSection(scene.desc, bone, 0.12f, s)) {
-            std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(), bone.c_str());
+            std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(), sim::printable(bone).c_str());
             return 1;
         }
-        std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2\n", bone.c_str(), s.muscle_area * 1e4,
+        std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2\n", sim::printable(bone).c_str(), s.muscle_area * 1e4,
                     s.muscles.size(), s.bone_area * 1e4);
         report["sections"].push_back({{"bone", bone}, {"muscle_area_cm2", s.muscle_area * 1e4},
                                       {"bone_area_cm2", s.bone_area * 1e4}, {"muscles", s.muscles}});
     }
     if (!json_out.empty()) {
-        std::ofstream f(json_out);
-        f << report.dump(2) << "\n";
-        if (!f) {
-            std::fprintf(stderr, "msxpbd measure: %s: write failed\n", json_out.c_str());
+        if (auto e = engine::writeWholeFile(json_out, report.dump(2) + "\n"); !e.empty()) {
+            std::fprintf(stderr, "msxpbd measure: %s\n", e.c_str());
             return 1;
         }
     }

@@ -17,6 +17,7 @@
 #include "app/run/scene_content.h"
 #include "app/run/scene_driver.h"
 #include "app/cli/solver_flags.h"
+#include "engine/export/temp_files.h"
 #include "engine/load_scene.h"
 
 namespace app {
@@ -118,13 +119,10 @@ int runCommand(const Args& raw) {
         if (auto out = args.get("--json")) {
             if (*out == "-") {
                 std::cout << report.dump(2) << "\n";
-            } else {
-                std::ofstream f(*out);
-                f << report.dump(2) << "\n";
-                if (!f) {
-                    std::fprintf(stderr, "msxpbd run: cannot write %s\n", out->c_str());
-                    return 1;
-                }
+            } else if (auto e = engine::writeWholeFile(*out, report.dump(2) + "\n"); !e.empty()) {
+                // A full disk: reported, and no empty or partial report left.
+                std::fprintf(stderr, "msxpbd run: %s\n", e.c_str());
+                return 1;
             }
         }
         if (!failure.ok) {

@@ -14,6 +14,7 @@
 #include "app/commands/commands.h"
 #include "app/run/run_report.h"
 #include "app/study/study_experiment.h"
+#include "engine/export/temp_files.h"
 
 namespace app {
 
@@ -36,9 +37,7 @@ void writeOut(const std::string& path, const std::string& text) {
         std::cout << text;
         return;
     }
-    std::ofstream f(path);
-    f << text;
-    if (!f) throw CliError("cannot write " + path);
+    if (auto e = engine::writeWholeFile(path, text); !e.empty()) throw CliError(e);
 }
 
 void printTable(const StudyResult& r, std::ostream& o) {

@@ -10,6 +10,7 @@
 
 #include "app/commands/commands.h"
 #include "engine/build_info.h"
+#include "engine/export/temp_files.h"
 
 namespace {
 const char* kUsage =
@@ -43,6 +44,8 @@ static void choosePassiveWaiting(char** argv) {
 
 int main(int argc, char** argv) {
     choosePassiveWaiting(argv);
+    // A bake or recording ended by SIGINT/SIGTERM/SIGHUP leaves no temporary.
+    engine::installTemporaryFileCleanup();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 1 : 0;

@@ -8,6 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/gltf/gltf_input.h"
+#include "sim/printable.h"
+
 namespace app {
 
 using nlohmann::json;
@@ -300,16 +303,13 @@ std::string parsePresetText(std::string_view text, const std::string& origin, Pr
     if (jsonNestingDepth(text, lim::kMaxDepth) > lim::kMaxDepth)
         return origin + ": JSON nested deeper than " + std::to_string(lim::kMaxDepth) + " levels";
     json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const std::exception& e) {
-        return origin + ": not valid JSON: " + e.what();
-    }
+    if (auto e = engine::gltf_input::parseJson(text, j); !e.empty()) return sim::printable(origin) + ": " + e;
     PresetData d;
     try {
-        if (auto e = parseObject(j, d); !e.empty()) return origin + ": " + e;
+        // Keys and names from the file are quoted: their controls escaped.
+        if (auto e = parseObject(j, d); !e.empty()) return sim::printable(origin + ": " + e);
     } catch (const std::exception& e) {  // not expected: every access is type-checked first
-        return origin + ": " + e.what();
+        return sim::printable(origin + ": " + e.what());
     }
     out = std::move(d);
     return {};

@@ -1,10 +1,12 @@
 #include "app/run/run_report.h"
 #include "engine/build_info.h"
+#include "sim/printable.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
+#include <sstream>
 
 #include <omp.h>
 
@@ -208,15 +210,20 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     return j;
 }
 
+namespace {
+// A string of the report as printed: names come from the scene file.
+std::string text(const nlohmann::json& v) { return sim::printable(v.get<std::string>()); }
+}  // namespace
+
 void printRunHeader(std::ostream& os, const nlohmann::json& j) {
-    os << "scene " << j["scene"].get<std::string>() << ": " << j["muscles"] << " muscles, " << j["vertices"]
+    os << "scene " << text(j["scene"]) << ": " << j["muscles"] << " muscles, " << j["vertices"]
        << " vertices + " << j["branch_points"] << " branch points, " << j["constraints"]["total"]
        << " constraints\n";
-    os << "solver " << j["solver"].get<std::string>() << " (" << j["mode"].get<std::string>() << ", "
+    os << "solver " << text(j["solver"]) << " (" << text(j["mode"]) << ", "
        << j["iterations"] << " iterations x " << j["substeps"] << " substeps"
        << (j["carry"].get<double>() > 0.0 ? ", carry " + std::to_string(j["carry"].get<double>()).substr(0, 4) : "")
-       << "), " << j["threads"] << " threads (OpenMP wait " << j["omp_wait_policy"].get<std::string>() << "), "
-       << j["build_type"].get<std::string>() << " build\n";
+       << "), " << j["threads"] << " threads (OpenMP wait " << text(j["omp_wait_policy"]) << "), "
+       << text(j["build_type"]) << " build\n";
 }
 
 void printRunSummary(std::ostream& os, const nlohmann::json& j) {
@@ -229,15 +236,15 @@ void printRunResults(std::ostream& os, const nlohmann::json& j) {
     os << j["frames"] << " frames: " << j["ms_per_frame"]["median"].get<double>() << " ms/frame median, "
        << j["ms_per_frame"]["p95"].get<double>() << " p95\n";
     os << "final: max residual " << std::setprecision(6) << j["final"]["max_residual"].get<double>()
-       << " m, hash " << j["final"]["positions_hash"].get<std::string>()
+       << " m, hash " << text(j["final"]["positions_hash"])
        << (j["final"]["nan"].get<bool>() ? ", NaN guard fired" : "") << "\n";
     if (j.contains("over_run")) {
         const auto& o = j["over_run"];
         auto who = [](const nlohmann::json& e) {
             if (e["frame"].is_null()) return std::string("none");
-            return (e["muscle"].is_string() ? e["muscle"].get<std::string>() : std::string("-")) +
-                   (e.contains("bone") ? " into " + e["bone"].get<std::string>() : std::string()) +
-                   (e.contains("into") ? " into " + e["into"].get<std::string>() : std::string()) + " at frame " +
+            return (e["muscle"].is_string() ? text(e["muscle"]) : std::string("-")) +
+                   (e.contains("bone") ? " into " + text(e["bone"]) : std::string()) +
+                   (e.contains("into") ? " into " + text(e["into"]) : std::string()) + " at frame " +
                    std::to_string(e["frame"].get<long long>());
         };
         auto mm = [](const nlohmann::json& e) { return e["value"].is_null() ? 0.0 : 1000.0 * e["value"].get<double>(); };
@@ -250,8 +257,8 @@ void printRunResults(std::ostream& os, const nlohmann::json& j) {
         if (!pairs.empty()) {
             os << "  muscle into muscle past 3 mm (vertex-frames, deepest):";
             for (size_t k = 0; k < std::min<size_t>(3, pairs.size()); ++k)
-                os << (k ? ";" : "") << " " << pairs[k]["muscle"].get<std::string>() << " into "
-                   << pairs[k]["into"].get<std::string>() << " " << pairs[k]["vertex_frames_past_3mm"].get<int64_t>()
+                os << (k ? ";" : "") << " " << text(pairs[k]["muscle"]) << " into "
+                   << text(pairs[k]["into"]) << " " << pairs[k]["vertex_frames_past_3mm"].get<int64_t>()
                    << ", " << std::setprecision(3) << 1000.0 * pairs[k]["deepest_m"].get<double>() << " mm";
             const size_t total = o["muscle_pairs_past_3mm_total"].get<size_t>();
             if (total > 3) os << " (" << total << " pairs)";
@@ -272,7 +279,7 @@ void printRunResults(std::ostream& os, const nlohmann::json& j) {
             break;
         }
         double rl = m["rest_length"], l = m["length"], rv = m["rest_volume"], v = m["volume"];
-        os << "  " << m["name"].get<std::string>() << ": length " << 100.0 * (l / rl - 1.0) << "%, volume "
+        os << "  " << text(m["name"]) << ": length " << 100.0 * (l / rl - 1.0) << "%, volume "
            << 100.0 * (v / rv - 1.0) << "%, activation " << m["activation"].get<double>() << "\n";
     }
 }

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "sim/printable.h"
+
 #include <glm/common.hpp>
 
 namespace app {
@@ -91,7 +93,7 @@ std::string describeContent(const nlohmann::json& c) {
         if (na > 8) os << ", ...";
         os << ")";
     }
-    return os.str();
+    return sim::printable(os.str());  // animation names come from the file
 }
 
 }  // namespace app

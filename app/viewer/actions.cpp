@@ -14,6 +14,7 @@
 #include "app/viewer/sim_frame.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
+#include "engine/export/temp_files.h"
 
 namespace app::viewer {
 
@@ -262,9 +263,7 @@ void Actions::showStudy(bool on) {
 std::string Actions::exportStudyCsv(const std::string& path) {
     auto r = study_ ? study_->result() : nullptr;
     if (!r) return "the Study has no result to export yet";
-    std::ofstream f(path);
-    f << studyCsv(*r);
-    if (!f) return "cannot write " + path;
+    if (auto e = engine::writeWholeFile(path, studyCsv(*r)); !e.empty()) return e;
     s_.status = "study CSV written: " + path;
     return {};
 }

@@ -9,6 +9,8 @@
 
 #include "app/run/preset_format.h"
 #include "app/viewer/actions.h"
+#include "sim/printable.h"
+#include "engine/export/temp_files.h"
 
 namespace app::viewer {
 
@@ -60,10 +62,7 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
     j["ui"] = s.ui_visible;
     j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
                    {"distance", s.camera.distance}, {"yaw", s.camera.yaw}, {"pitch", s.camera.pitch}};
-    std::ofstream f(path);
-    if (!f) return path + ": cannot write preset";
-    f << j.dump(2) << "\n";
-    return f ? std::string() : path + ": write failed";
+    return engine::writeWholeFile(path, j.dump(2) + "\n");
 }
 
 std::string readPreset(const std::string& path, Actions& actions) {
@@ -75,7 +74,7 @@ std::string readPreset(const std::string& path, Actions& actions) {
 std::string applyPresetText(const std::string& text, const std::string& origin, Actions& a) {
     app::PresetData d;
     if (auto e = app::parsePresetText(text, origin, d); !e.empty()) return e;
-    auto fail = [&](const std::string& what) { return origin + ": " + what; };
+    auto fail = [&](const std::string& what) { return sim::printable(origin + ": " + what); };
     // Everything is checked before anything is applied: a bad preset leaves the state alone.
     std::vector<std::pair<engine::render::Overlay, bool>> overlays;
     for (const auto& [name, on] : d.overlays) {

@@ -10,6 +10,7 @@
 
 #include "app/viewer/vertex_error.h"
 #include "sim/geometry.h"
+#include "engine/export/temp_files.h"
 
 namespace app::viewer {
 
@@ -354,9 +355,7 @@ void SimThread::writeReport(const std::string& path) {
     if (path == "-") {
         std::printf("%s\n", report.dump(2).c_str());
     } else {
-        std::ofstream f(path);
-        f << report.dump(2) << "\n";
-        if (!f) err = "cannot write " + path;
+        err = engine::writeWholeFile(path, report.dump(2) + "\n");
     }
     report_error_ = err;
     ++reports_;

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "app/cli/cli_args.h"
+#include "engine/export/temp_files.h"
 
 extern char** environ;
 
@@ -61,6 +62,8 @@ std::string VideoRecorder::start(const std::string& path, int width, int height,
     stem += ".tmp-" + std::to_string(::getpid());
     temp_ = (dir / (stem + p.extension().string())).string();
     log_ = (dir / (stem + ".log")).string();
+    temp_slot_ = engine::registerTemporaryFile(temp_);
+    log_slot_ = engine::registerTemporaryFile(log_);
     path_ = path;
     width_ = width;
     height_ = height;
@@ -104,6 +107,7 @@ std::string VideoRecorder::start(const std::string& path, int width, int height,
     if (rc != 0) {
         ::close(pipefd[1]);
         std::remove(log_.c_str());
+        forgetTemporaries();
         return "recording " + path + ": cannot start " + exe + ": " + std::strerror(rc);
     }
     // A write to an ffmpeg that has exited must fail with EPIPE, not end the viewer.
@@ -144,7 +148,15 @@ std::string VideoRecorder::ffmpegError() const {
     std::string line, last;
     while (std::getline(f, line))
         if (!line.empty()) last = line;
+    // ffmpeg names the file it writes, our temporary: name the user's file.
+    for (size_t at; !temp_.empty() && (at = last.find(temp_)) != std::string::npos;) last.replace(at, temp_.size(), path_);
     return last;
+}
+
+void VideoRecorder::forgetTemporaries() {
+    engine::unregisterTemporaryFile(temp_slot_);
+    engine::unregisterTemporaryFile(log_slot_);
+    temp_slot_ = log_slot_ = -1;
 }
 
 std::string VideoRecorder::finish() {
@@ -166,6 +178,7 @@ std::string VideoRecorder::finish() {
     }
     if (!err.empty()) std::remove(temp_.c_str());
     std::remove(log_.c_str());
+    forgetTemporaries();
     temp_.clear();
     log_.clear();
     return err;
@@ -183,6 +196,7 @@ void VideoRecorder::abandon() {
     pid_ = -1;
     if (!temp_.empty()) std::remove(temp_.c_str());
     if (!log_.empty()) std::remove(log_.c_str());
+    forgetTemporaries();
 }
 
 }  // namespace app::viewer

@@ -46,6 +46,8 @@ private:
     pid_t pid_ = -1;
     int fd_ = -1;
     std::string path_, temp_, log_;
+    int temp_slot_ = -1, log_slot_ = -1;  // removed on SIGINT/SIGTERM (engine/export/temp_files.h)
+    void forgetTemporaries();
     int width_ = 0, height_ = 0;
     int64_t frames_ = 0;
 };

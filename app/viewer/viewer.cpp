@@ -15,6 +15,7 @@
 #include "app/viewer/shortcuts.h"
 #include "engine/render/png_writer.h"
 #include "engine/build_info.h"
+#include "engine/export/temp_files.h"
 
 namespace app::viewer {
 
@@ -453,9 +454,7 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
                    {"frames_drawn", s.frames},
                    {"muscle_uploads", s.muscle_uploads},
                    {"bone_uploads", s.bone_uploads}};
-    std::ofstream out(path, std::ios::trunc);
-    out << j.dump(2) << "\n";
-    return out ? std::string() : path + ": write failed";
+    return engine::writeWholeFile(path, j.dump(2) + "\n");
 }
 
 const char* Viewer::simPace() const { return opt_.realtime ? "real time" : "flat out"; }

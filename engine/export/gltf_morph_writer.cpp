@@ -55,7 +55,7 @@ std::string jsonString(const std::string& s) { return json(s).dump(); }
 class GltfAnimWriter final : public BakeWriter {
 public:
     GltfAnimWriter(const std::string& path, const BakeClip& clip, bool binary)
-        : BakeWriter(path, clip.frames), clip_(clip), binary_(binary), path_(path), bin_(binary ? path + ".bin" : binPathFor(path)) {
+        : BakeWriter(path, clip.frames), clip_(clip), binary_(binary), path_(path), bin_(binary ? path + ".bin" : binPathFor(path), binary ? path : std::string()) {
         out_ = std::make_unique<OutputFile>(path_);  // the folder is checked before any work
         writeStatic();
         first_frame_view_ = views_.size();

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "engine/export/clip_writer.h"
+#include "engine/export/temp_files.h"
 
 namespace engine {
 
@@ -15,7 +16,9 @@ namespace {
 std::atomic<unsigned> g_serial{0};
 }
 
-OutputFile::OutputFile(std::string final_path) : final_(std::move(final_path)) {
+OutputFile::OutputFile(std::string final_path, std::string shown_as)
+    : final_(std::move(final_path)), shown_(std::move(shown_as)) {
+    if (shown_.empty()) shown_ = final_;
     namespace fs = std::filesystem;
     const fs::path p(final_);
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
@@ -25,16 +28,18 @@ OutputFile::OutputFile(std::string final_path) : final_(std::move(final_path)) {
     name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(g_serial.fetch_add(1));
     temp_ = (dir / name).string();
     f_ = std::fopen(temp_.c_str(), "w+b");
-    if (!f_) throw ExportError("cannot write " + final_ + ": " + std::strerror(errno));
+    if (!f_) throw ExportError("cannot write " + shown_ + ": " + std::strerror(errno));
+    cleanup_slot_ = registerTemporaryFile(temp_);
 }
 
 OutputFile::~OutputFile() {
     if (f_) std::fclose(f_);
     if (!committed_) std::remove(temp_.c_str());
+    unregisterTemporaryFile(cleanup_slot_);
 }
 
 void OutputFile::fail(const char* what) const {
-    throw ExportError("cannot write " + final_ + ": " + what + (errno ? std::string(": ") + std::strerror(errno) : ""));
+    throw ExportError("cannot write " + shown_ + ": " + what + (errno ? std::string(": ") + std::strerror(errno) : ""));
 }
 
 void OutputFile::write(const void* data, size_t bytes) {
@@ -66,6 +71,8 @@ void OutputFile::commit() {
     errno = 0;
     if (std::rename(temp_.c_str(), final_.c_str()) != 0) fail("cannot rename the finished file into place");
     committed_ = true;
+    unregisterTemporaryFile(cleanup_slot_);
+    cleanup_slot_ = -1;
 }
 
 }  // namespace engine

@@ -1,7 +1,8 @@
 // A file written under a temporary name in the folder of its final name and
 // renamed into place when complete (rename is atomic within a folder): a
 // reader never sees half a file, and a write that fails or is abandoned
-// leaves nothing behind (the destructor removes the temporary).
+// leaves nothing behind (the destructor removes the temporary; a signal that
+// ends the program removes it too: engine/export/temp_files.h).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,10 @@ namespace engine {
 class OutputFile {
 public:
     // Opens "<dir>/.<name>.tmp-<pid>-<n>". Throws ExportError (engine/export/clip_writer.h)
-    // naming `final_path` when the folder cannot take it.
-    explicit OutputFile(std::string final_path);
+    // naming `final_path` when the folder cannot take it. A scratch file
+    // (never committed) gives `shown_as`, the file the user asked for, to
+    // name in its errors: messages never name internal spool files.
+    explicit OutputFile(std::string final_path, std::string shown_as = {});
     ~OutputFile();
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
@@ -35,7 +38,8 @@ public:
 
 private:
     void fail(const char* what) const;
-    std::string final_, temp_;
+    std::string final_, shown_, temp_;
+    int cleanup_slot_ = -1;  // registerTemporaryFile
     std::FILE* f_ = nullptr;
     uint64_t written_ = 0;
     bool committed_ = false;

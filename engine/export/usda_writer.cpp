@@ -99,7 +99,7 @@ std::vector<glm::uvec3> triangles(const std::vector<uint32_t>& idx) {
 
 class UsdaWriter final : public BakeWriter {
 public:
-    UsdaWriter(const std::string& path, const BakeClip& clip) : BakeWriter(path, clip.frames), clip_(clip), out_(path), scratch_(path + ".frames") {}
+    UsdaWriter(const std::string& path, const BakeClip& clip) : BakeWriter(path, clip.frames), clip_(clip), out_(path), scratch_(path + ".frames", path) {}
 
     void writeFrame(const std::vector<glm::vec3>& x) override { writeSurface(scratch_, clip_, x); }
 

@@ -1,5 +1,6 @@
 #include "engine/gltf/gltf_input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sim/printable.h"
 
 namespace engine::gltf_input {
 
@@ -111,6 +114,47 @@ std::string checkJsonBounds(std::string_view text) {
     return {};
 }
 
+namespace {
+
+std::string jsonError(std::string_view text, size_t at, const std::string& what) {
+    at = std::min(at, text.size());
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return sim::printable("not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                          (what.empty() ? "" : ": " + what));
+}
+
+}  // namespace
+
+std::string parseJson(std::string_view text, nlohmann::json& out) {
+    out = nlohmann::json();
+    if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+        return jsonError(text, nul, "a NUL byte (trailing garbage)");
+    try {
+        out = nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        // "[json.exception.parse_error.101] parse error at line 1, column 5:
+        // syntax error while parsing value - invalid literal; last read: 'x'":
+        // the cause after " - " (else after the position), the position ours.
+        std::string what = e.what();
+        if (size_t dash = what.find(" - "); dash != std::string::npos) what = what.substr(dash + 3);
+        else if (size_t colon = what.find(": ", what.find("column")); colon != std::string::npos) what = what.substr(colon + 2);
+        out = nlohmann::json();
+        return jsonError(text, e.byte > 0 ? size_t(e.byte - 1) : 0, what);
+    } catch (const nlohmann::json::exception&) {
+        out = nlohmann::json();
+        return jsonError(text, text.size(), "");
+    }
+    return {};
+}
+
 bool percentDecode(std::string_view uri, std::string& out) {
     auto hex = [](char c) -> int {
         if (c >= '0' && c <= '9') return c - '0';
@@ -145,17 +189,22 @@ std::string resolveInFolder(const std::string& folder, const std::string& uri, s
     if (rel.find("://") != std::string::npos) return "is not a relative file path";
     for (const auto& part : fs::path(rel))
         if (part == "..") return "has a '..' component (files outside the scene's folder are not read)";
+    // From here on the answer depends on the file system: one message for
+    // every refusal, so that a symlink in the folder cannot tell whether a
+    // path outside exists, is a folder, a FIFO or unreadable. Every symlink is
+    // resolved (fs::canonical: the file must exist); weakly_canonical left a
+    // dangling link unresolved, so a missing target outside read as "inside".
+    const std::string refused = kNotAFileInTheFolder;
     std::error_code ec;
-    fs::path dir = fs::weakly_canonical(fs::path(folder.empty() ? "." : folder), ec);
-    if (ec) return "cannot be resolved (the scene's folder is not accessible)";
-    if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "a/b/" → "a/b"
-    const fs::path full = fs::weakly_canonical(dir / rel, ec);
-    if (ec) return "cannot be resolved";
+    fs::path dir = fs::canonical(fs::path(folder.empty() ? "." : folder), ec);
+    if (ec) return refused;
+    const fs::path full = fs::canonical(dir / rel, ec);
+    if (ec) return refused;
     // Inside the folder: the folder's components are a proper prefix.
     auto d = dir.begin(), f = full.begin();
     for (; d != dir.end(); ++d, ++f)
-        if (f == full.end() || *d != *f) return "resolves outside the scene's folder (a symlink?)";
-    if (f == full.end()) return "names the scene's folder itself";
+        if (f == full.end() || *d != *f) return refused;
+    if (f == full.end()) return refused;  // the folder itself
     resolved = full.string();
     return {};
 }

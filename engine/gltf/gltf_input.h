@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace engine::gltf_limits {
 
 // Files.
@@ -65,7 +67,7 @@ constexpr double kMinScale = 1e-4, kMaxScale = 1e4;   // each node scale factor,
 constexpr double kMinDeterminant = 1e-12;        // |det| of a node's 3×3 (matrix or TRS)
 constexpr double kQuaternionTolerance = 0.1;     // | |q| − 1 | for rotations (normalised when within)
 constexpr double kMinDensity = 1.0, kMaxDensity = 1e5;          // kg/m³
-constexpr double kMinStiffness = 1e-6, kMaxStiffness = 1e12;    // XPBD k (or "inf")
+// stiffness: sim::stiffnessRange (shared with the command line and presets)
 constexpr double kMaxSensorGain = 1e6;
 constexpr double kMaxAngle = 100.0;              // rad: sensor angle_offset
 constexpr double kMaxKeyTime = 1e6;              // s: animation key times
@@ -89,14 +91,26 @@ JsonScan scanJson(std::string_view text, int depth_limit = gltf_limits::kMaxJson
 // Empty when `text` is within the depth and value limits; else the cause.
 std::string checkJsonBounds(std::string_view text);
 
+// Parses JSON text as a whole (call checkJsonBounds first): "" and `out`, or
+// one clean line, "not valid JSON at line L, column C: <what>", never the
+// library's exception text. A NUL byte is refused where it stands, like any
+// other trailing garbage (nlohmann's lexer took it for the end of the input,
+// so "{}\0garbage" parsed).
+std::string parseJson(std::string_view text, nlohmann::json& out);
+
 // Percent-decodes a URI (%XX; '+' is kept). Returns false on a malformed escape.
 bool percentDecode(std::string_view uri, std::string& out);
 
-// Resolves a buffer URI (not a data: URI) against the scene's folder. The
-// decoded URI must be relative, without backslashes, drive letters or `..`
-// components, and the resolved file (symlinks followed) must lie inside the
-// folder (also resolved). On success `resolved` is the file's path; else the
-// cause, which never names anything outside the folder.
+// Resolves a buffer or image URI (not a data: URI) against the scene's folder.
+// The decoded URI must be relative, without backslashes, drive letters or `..`
+// components (each refused with its own cause), and the resolved file (every
+// symlink followed) must exist and lie inside the folder (also resolved). On
+// success `resolved` is the file's path, free of symlinks; else the cause. A
+// refusal that depends on the file system is always kNotAFileInTheFolder,
+// whether the path is missing, outside the folder, a loop or unreadable: a
+// scene cannot probe what exists outside its folder.
+constexpr const char* kNotAFileInTheFolder =
+    "names no file inside the scene's folder (missing, or outside the scene's folder through a symlink)";
 std::string resolveInFolder(const std::string& folder, const std::string& uri, std::string& resolved);
 
 }  // namespace engine::gltf_input

@@ -29,6 +29,7 @@
 #include "engine/gltf/gltf_input.h"
 #include "engine/gltf/image_decode.h"
 #include "sim/mesh_topology.h"
+#include "sim/printable.h"
 
 namespace engine {
 namespace {
@@ -263,8 +264,8 @@ void requireComps(const AccessorData& d, int comps, const std::string& what) {
 json parseExtras(const std::string& s, const std::string& where) {
     if (s.empty()) return json::object();
     if (std::string e = gltf_input::checkJsonBounds(s); !e.empty()) fail(where + ": extras: " + e);
-    json j = json::parse(s, nullptr, false);
-    if (j.is_discarded()) fail(where + ": extras are not valid JSON");
+    json j;
+    if (std::string e = gltf_input::parseJson(s, j); !e.empty()) fail(where + ": extras are " + e);
     return j;
 }
 
@@ -276,8 +277,9 @@ json schemaObject(const json& extras, const char* key, const std::string& where)
     if (v.is_string()) {
         if (std::string e = gltf_input::checkJsonBounds(v.get_ref<const std::string&>()); !e.empty())
             fail(where + ": extras." + key + ": " + e);
-        json p = json::parse(v.get<std::string>(), nullptr, false);
-        if (p.is_discarded()) fail(where + ": extras." + key + " is a string but not valid JSON");
+        json p;
+        if (std::string e = gltf_input::parseJson(v.get_ref<const std::string&>(), p); !e.empty())
+            fail(where + ": extras." + key + " is a string but " + e);
         v = p;
     }
     if (!v.is_object()) fail(where + ": extras." + key + " must be an object");
@@ -1198,7 +1200,7 @@ private:
                 md.triangles.emplace_back(map[g.indices[t]], map[g.indices[t + 1]], map[g.indices[t + 2]]);
             if (glm::determinant(glm::mat3(G)) < 0.0f)
                 for (glm::uvec3& t : md.triangles) std::swap(t.y, t.z);
-            std::string topo = sim::checkClosedManifold(md.vertices, md.triangles);
+            std::string topo = sim::checkOneClosedSurface(md.vertices, md.triangles);
             if (!topo.empty()) fail(where + ": muscle mesh: " + topo);
 
             md.origin_sets = vertexSets(o, "origins", map, local, ow);
@@ -1255,10 +1257,11 @@ private:
                     if (it.value().is_string() && it.value().get<std::string>() == "inf")
                         k = sim::kInfiniteStiffness;
                     else if (it.value().is_number() && std::isfinite(it.value().get<double>())) {
+                        // The range the command line and presets enforce too.
                         const double d = it.value().get<double>();
-                        if (!(d >= lim::kMinStiffness && d <= lim::kMaxStiffness))
-                            fail(sw + " = " + fmt(d) + " is out of range [" + fmt(lim::kMinStiffness) + ", " +
-                                 fmt(lim::kMaxStiffness) + "] (or \"inf\")");
+                        if (!sim::validateStiffness(sim::ConstraintMode::Xpbd, *fam, d).empty())
+                            fail(sw + " = " + fmt(d) + " is out of range " +
+                                 sim::describeStiffnessRange(sim::ConstraintMode::Xpbd, *fam));
                         k = float(d);
                     } else
                         fail(sw + " must be a number or \"inf\"");
@@ -1339,13 +1342,8 @@ private:
                 const std::string iw = "(image " + std::to_string(tex.source) +
                                        (m_.images[size_t(tex.source)].name.empty() ? "" : " '" + m_.images[size_t(tex.source)].name + "'") + ")";
                 int w = 0, h = 0;
-                if (e.empty() && imageSize(bytes, w, h, e)) {
-                    if (w > lim::kMaxTextureSize || h > lim::kMaxTextureSize)
-                        e = "is " + std::to_string(w) + " x " + std::to_string(h) + " texels; the limit is " +
-                            std::to_string(lim::kMaxTextureSize) + " a side";
-                    else
-                        budget_.charge(uint64_t(w) * uint64_t(h) * 4u, tw + " " + iw);
-                }
+                if (e.empty() && imageSize(bytes, w, h, e))  // the size limit included
+                    budget_.charge(uint64_t(w) * uint64_t(h) * 4u, tw + " " + iw);
                 DecodedImage img;
                 if (e.empty()) e = decodeImage(bytes, img);
                 if (!e.empty()) {
@@ -1704,11 +1702,7 @@ std::string describeExtension(const std::string& name) {
 // number of glTF objects, required extensions, and every buffer URI resolved.
 std::string preflight(std::string_view text, const std::string& base_dir, ExternalFiles& ext) {
     json doc;
-    try {
-        doc = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        return std::string("JSON syntax error: ") + e.what();
-    }
+    if (std::string e = gltf_input::parseJson(text, doc); !e.empty()) return e;
     if (!doc.is_object()) return "the JSON is not an object";
     auto arrayOf = [](const json& o, const char* key) -> const json* {
         if (!o.is_object()) return nullptr;
@@ -1767,10 +1761,8 @@ std::string preflight(std::string_view text, const std::string& base_dir, Extern
     return {};
 }
 
-}  // namespace
-
-std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std::string& name,
-                                    const std::string& base_dir, Scene& out) {
+std::string loadFromMemory(const std::vector<uint8_t>& bytes, const std::string& name, const std::string& base_dir,
+                           Scene& out) {
     out = Scene{};
     const std::string prefix = name + ": ";
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
@@ -1869,11 +1861,23 @@ std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std
     return {};
 }
 
+}  // namespace
+
+// Every message leaves the loader through here: whatever text from the file
+// it quotes (names, keys, strings, tinygltf's and the JSON parser's excerpts)
+// is printed with its control characters escaped (sim::printable).
+std::string loadGltfSceneFromMemory(const std::vector<uint8_t>& bytes, const std::string& name,
+                                    const std::string& base_dir, Scene& out) {
+    std::string e = loadFromMemory(bytes, name, base_dir, out);
+    for (std::string& w : out.warnings) w = sim::printable(w);
+    return sim::printable(e);
+}
+
 std::string loadGltfScene(const std::string& path, Scene& out) {
     out = Scene{};
     std::vector<uint8_t> bytes;
     if (std::string e = gltf_input::readRegularFile(path, lim::kMaxFileBytes, bytes); !e.empty())
-        return path + ": " + e;
+        return sim::printable(path + ": " + e);
     return loadGltfSceneFromMemory(bytes, path, baseDirOf(path), out);
 }
 

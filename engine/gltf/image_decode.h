@@ -15,7 +15,8 @@ struct DecodedImage {
 };
 
 // Reads the header only: false (and a cause) when the bytes are not a PNG or
-// JPEG stb_image can read.
+// JPEG stb_image can read, or the image is over gltf_limits::kMaxTextureSize
+// a side ("is W x H texels; the limit is 16384 texels a side").
 bool imageSize(std::span<const uint8_t> bytes, int& width, int& height, std::string& cause);
 // Decodes; returns an empty string on success, else the cause.
 std::string decodeImage(std::span<const uint8_t> bytes, DecodedImage& out);

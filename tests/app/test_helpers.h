@@ -22,7 +22,10 @@ inline CliResult runCli(const std::string& args) {
     char path[] = "/tmp/msxpbd_cli_XXXXXX";
     int fd = mkstemp(path);
     if (fd >= 0) close(fd);
-    std::string cmd = std::string(MSXPBD_BINARY) + " " + args + " > " + path + " 2>&1";
+    // MSXPBD_TEST_BINARY runs the tests against another build (e.g. the binary
+    // before a fix, to see a new test fail there).
+    const char* binary = std::getenv("MSXPBD_TEST_BINARY");
+    std::string cmd = std::string(binary && *binary ? binary : MSXPBD_BINARY) + " " + args + " > " + path + " 2>&1";
     int status = std::system(cmd.c_str());
     std::ifstream f(path);
     std::stringstream ss;

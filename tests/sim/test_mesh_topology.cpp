@@ -149,3 +149,33 @@ TEST(MeshTopology, TwoSeparateClosedPiecesPass) {
 }
 
 }  // namespace
+
+namespace {
+
+// A muscle must be one closed surface: two separate pieces pass
+// checkClosedManifold (a bone may have several) but not checkOneClosedSurface;
+// two pieces touching at one vertex (a bow-tie) pass neither.
+TEST(MeshTopology, AMuscleSurfaceIsOnePieceWithoutBowTies) {
+    Verts v;
+    Tris t;
+    tetra({0, 0, 0}, 0, v, t);
+    EXPECT_EQ(sim::checkOneClosedSurface(v, t), "");
+    tetra({5, 0, 0}, 4, v, t);
+    EXPECT_NE(sim::checkOneClosedSurface(v, t).find("2 separate closed parts"), std::string::npos);
+    // The second tetrahedron's first corner moved onto the first's vertex 1.
+    Verts w;
+    Tris u;
+    tetra({0, 0, 0}, 0, w, u);
+    tetra({1, 0, 0}, 4, w, u);
+    for (auto& tri : u)
+        for (int k = 0; k < 3; ++k)
+            if (tri[k] == 4) tri[k] = 1;
+    w.erase(w.begin() + 4);
+    for (auto& tri : u)
+        for (int k = 0; k < 3; ++k)
+            if (tri[k] > 4) --tri[k];
+    EXPECT_NE(sim::checkClosedManifold(w, u).find("vertex 1 joins two separate fans"), std::string::npos)
+        << sim::checkClosedManifold(w, u);
+}
+
+}  // namespace
