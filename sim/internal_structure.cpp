@@ -205,13 +205,14 @@ Bands bandComponents(const std::vector<glm::vec3>& verts, const std::vector<glm:
     return out;
 }
 
-}  // namespace
+using Link = std::pair<uint32_t, uint32_t>;  // (lower, upper) branch points
 
-std::string buildInternalStructure(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
-                                   const std::vector<std::vector<uint32_t>>& origin_sets,
-                                   const std::vector<std::vector<uint32_t>>& insertion_sets, InternalStructure& out) {
-    out = {};
-    const size_t n = vertices.size();
+// Triangles index real vertices, the root sets are valid and disjoint; fills
+// the sorted, de-duplicated root vertices.
+std::string validateInput(size_t n, const std::vector<glm::uvec3>& triangles,
+                          const std::vector<std::vector<uint32_t>>& origin_sets,
+                          const std::vector<std::vector<uint32_t>>& insertion_sets, std::vector<uint32_t>& origins,
+                          std::vector<uint32_t>& insertions) {
     if (n == 0 || triangles.empty()) return "internal structure: the mesh is empty";
     for (size_t t = 0; t < triangles.size(); ++t)
         for (int k = 0; k < 3; ++k)
@@ -219,125 +220,129 @@ std::string buildInternalStructure(const std::vector<glm::vec3>& vertices, const
                 return "internal structure: triangle " + std::to_string(t) + " uses vertex " +
                        std::to_string(triangles[t][k]) + " out of range";
 
-    std::vector<uint32_t> origins, insertions;
     if (std::string e = validateRoots(origin_sets, "origin", n, origins); !e.empty()) return "internal structure: " + e;
     if (std::string e = validateRoots(insertion_sets, "insertion", n, insertions); !e.empty())
         return "internal structure: " + e;
-    {
-        std::vector<uint32_t> both;
-        std::set_intersection(origins.begin(), origins.end(), insertions.begin(), insertions.end(),
-                              std::back_inserter(both));
-        if (!both.empty())
-            return "internal structure: vertex " + std::to_string(both[0]) +
-                   " is in both an origin and an insertion root set";
-    }
+    std::vector<uint32_t> both;
+    std::set_intersection(origins.begin(), origins.end(), insertions.begin(), insertions.end(),
+                          std::back_inserter(both));
+    if (!both.empty())
+        return "internal structure: vertex " + std::to_string(both[0]) +
+               " is in both an origin and an insertion root set";
+    return {};
+}
 
-    // --- 1. the scalar field u ------------------------------------------------
-    const auto edges = uniqueEdges(triangles);
-    const Adjacency adj = vertexAdjacency(n, edges);
-    const std::vector<double> d_o = geodesicDistance(adj, vertices, origins);
-    const std::vector<double> d_i = geodesicDistance(adj, vertices, insertions);
+// u = d_origin / (d_origin + d_insertion) per vertex; an error if a vertex
+// cannot reach either root set.
+std::string scalarField(const std::vector<double>& d_o, const std::vector<double>& d_i, std::vector<float>& u) {
+    const size_t n = d_o.size();
     for (uint32_t v = 0; v < n; ++v) {
         if (d_o[v] == kInf || d_i[v] == kInf)
             return "internal structure: vertex " + std::to_string(v) + " cannot reach " +
                    (d_o[v] == kInf ? "an origin" : "an insertion") +
                    " root over the mesh edges (is the mesh disconnected?)";
     }
-    out.u.resize(n);
-    for (size_t v = 0; v < n; ++v) out.u[v] = static_cast<float>(d_o[v] / (d_o[v] + d_i[v]));
+    u.resize(n);
+    for (size_t v = 0; v < n; ++v) u[v] = static_cast<float>(d_o[v] / (d_o[v] + d_i[v]));
+    return {};
+}
 
-    // --- 2. levels and their components (branch points) -----------------------
+double meanEdgeLength(const std::vector<glm::vec3>& vertices, const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
     double mean_edge = 0.0;
     for (const auto& [a, b] : edges) mean_edge += glm::length(glm::dvec3(vertices[a]) - glm::dvec3(vertices[b]));
     mean_edge /= static_cast<double>(edges.size());
+    return mean_edge;
+}
+
+// About one level band per mean edge along the shortest geodesic origin →
+// insertion, and never fewer than 4.
+int levelCount(const std::vector<double>& d_o, const std::vector<uint32_t>& insertions, double mean_edge) {
     double length = kInf;  // shortest geodesic origin → insertion
     for (uint32_t i : insertions) length = std::min(length, d_o[i]);
-    const int K = std::max(4, static_cast<int>(std::lround(length / std::max(mean_edge, 1e-12))));
-    out.levels = K;
-    std::vector<int> level(n);
-    for (size_t v = 0; v < n; ++v) level[v] = std::min(K - 1, static_cast<int>(out.u[v] * static_cast<float>(K)));
+    return std::max(4, static_cast<int>(std::lround(length / std::max(mean_edge, 1e-12))));
+}
 
-    Bands bands = bandComponents(vertices, triangles, out.u, level, K);
-    std::vector<int> comp_level = std::move(bands.comp_level);
-    std::vector<uint32_t> comp = std::move(bands.vertex_comp);
-    size_t C = comp_level.size();
-
-    // Fold tiny side components into the neighbour component nearest in level.
-    {
-        std::vector<size_t> size(C, 0);
-        for (uint32_t c : comp) ++size[c];
-        std::vector<size_t> level_max(static_cast<size_t>(K), 0);
-        for (size_t c = 0; c < C; ++c)
-            level_max[static_cast<size_t>(comp_level[c])] = std::max(level_max[static_cast<size_t>(comp_level[c])], size[c]);
-        std::vector<uint32_t> target(C);
-        std::iota(target.begin(), target.end(), 0u);
-        std::vector<int> best_gap(C, std::numeric_limits<int>::max());
-        for (uint32_t v = 0; v < n; ++v) {
-            const uint32_t c = comp[v];
-            if (size[c] >= kMinComponentVertices || size[c] == level_max[static_cast<size_t>(comp_level[c])]) continue;
-            for (uint32_t k = adj.offset[v]; k < adj.offset[v + 1]; ++k) {
-                const uint32_t c2 = comp[adj.index[k]];
-                if (c2 == c || size[c2] < kMinComponentVertices) continue;
-                const int gap = std::abs(comp_level[c2] - comp_level[c]);
-                if (gap < best_gap[c] || (gap == best_gap[c] && c2 < target[c])) {
-                    best_gap[c] = gap;
-                    target[c] = c2;
-                }
+// Fold tiny side components into the neighbour component nearest in level.
+void foldTinyComponents(Bands& bands, const Adjacency& adj, int K) {
+    std::vector<uint32_t>& comp = bands.vertex_comp;
+    std::vector<int>& comp_level = bands.comp_level;
+    const size_t n = comp.size();
+    const size_t C = comp_level.size();
+    std::vector<size_t> size(C, 0);
+    for (uint32_t c : comp) ++size[c];
+    std::vector<size_t> level_max(static_cast<size_t>(K), 0);
+    for (size_t c = 0; c < C; ++c)
+        level_max[static_cast<size_t>(comp_level[c])] = std::max(level_max[static_cast<size_t>(comp_level[c])], size[c]);
+    std::vector<uint32_t> target(C);
+    std::iota(target.begin(), target.end(), 0u);
+    std::vector<int> best_gap(C, std::numeric_limits<int>::max());
+    for (uint32_t v = 0; v < n; ++v) {
+        const uint32_t c = comp[v];
+        if (size[c] >= kMinComponentVertices || size[c] == level_max[static_cast<size_t>(comp_level[c])]) continue;
+        for (uint32_t k = adj.offset[v]; k < adj.offset[v + 1]; ++k) {
+            const uint32_t c2 = comp[adj.index[k]];
+            if (c2 == c || size[c2] < kMinComponentVertices) continue;
+            const int gap = std::abs(comp_level[c2] - comp_level[c]);
+            if (gap < best_gap[c] || (gap == best_gap[c] && c2 < target[c])) {
+                best_gap[c] = gap;
+                target[c] = c2;
             }
         }
-        // Renumber the surviving components densely, keeping their order.
-        std::vector<uint32_t> dense(C, UINT32_MAX);
-        std::vector<int> kept_level;
-        size_t kept = 0;
-        for (size_t c = 0; c < C; ++c)
-            if (target[c] == c) {
-                dense[c] = static_cast<uint32_t>(kept_level.size());
-                kept_level.push_back(comp_level[c]);
-                bands.contour_sum[kept] = bands.contour_sum[c];
-                bands.contour_len[kept] = bands.contour_len[c];
-                ++kept;
-            }
-        for (uint32_t& c : comp) c = dense[target[c]];
-        comp_level = std::move(kept_level);
-        C = comp_level.size();
     }
-
-    out.vertex_branch = comp;
-    out.branch_level = comp_level;
-    out.vertex_level.resize(n);
-    for (size_t v = 0; v < n; ++v) out.vertex_level[v] = comp_level[comp[v]];
-    {
-        std::vector<glm::dvec3> sum(C, glm::dvec3(0));
-        std::vector<double> count(C, 0.0);
-        for (size_t v = 0; v < n; ++v) {
-            sum[comp[v]] += glm::dvec3(vertices[v]);
-            count[comp[v]] += 1.0;
+    // Renumber the surviving components densely, keeping their order.
+    std::vector<uint32_t> dense(C, UINT32_MAX);
+    std::vector<int> kept_level;
+    size_t kept = 0;
+    for (size_t c = 0; c < C; ++c)
+        if (target[c] == c) {
+            dense[c] = static_cast<uint32_t>(kept_level.size());
+            kept_level.push_back(comp_level[c]);
+            bands.contour_sum[kept] = bands.contour_sum[c];
+            bands.contour_len[kept] = bands.contour_len[c];
+            ++kept;
         }
-        // Contour centroid where the band has a contour of some length, else
-        // the vertex centroid (a band whose vertices all sit on one side of
-        // its mid value).
-        out.branch_positions.resize(C);
-        for (size_t c = 0; c < C; ++c)
-            out.branch_positions[c] = bands.contour_len[c] > 1e-9 * mean_edge
-                                          ? glm::vec3(bands.contour_sum[c] / bands.contour_len[c])
-                                          : glm::vec3(sum[c] / count[c]);
-    }
+    for (uint32_t& c : comp) c = dense[target[c]];
+    comp_level = std::move(kept_level);
+}
 
-    // --- 3. the medulla ------------------------------------------------------
-    // Link components of consecutive non-empty levels that touch through a
-    // mesh edge; components left without a link upwards (or downwards) are
-    // linked to the nearest level they do touch.
+// Contour centroid where the band has a contour of some length, else
+// the vertex centroid (a band whose vertices all sit on one side of
+// its mid value).
+std::vector<glm::vec3> branchPositions(const std::vector<glm::vec3>& vertices, const Bands& bands, double mean_edge) {
+    const std::vector<uint32_t>& comp = bands.vertex_comp;
+    const size_t n = comp.size();
+    const size_t C = bands.comp_level.size();
+    std::vector<glm::dvec3> sum(C, glm::dvec3(0));
+    std::vector<double> count(C, 0.0);
+    for (size_t v = 0; v < n; ++v) {
+        sum[comp[v]] += glm::dvec3(vertices[v]);
+        count[comp[v]] += 1.0;
+    }
+    std::vector<glm::vec3> positions(C);
+    for (size_t c = 0; c < C; ++c)
+        positions[c] = bands.contour_len[c] > 1e-9 * mean_edge
+                           ? glm::vec3(bands.contour_sum[c] / bands.contour_len[c])
+                           : glm::vec3(sum[c] / count[c]);
+    return positions;
+}
+
+// For each level, the next level above it that has a component (-1 if none).
+std::vector<int> nextUsedLevel(const std::vector<int>& comp_level, int K) {
     std::vector<int> next_level(static_cast<size_t>(K), -1);
-    {
-        std::vector<char> used(static_cast<size_t>(K), 0);
-        for (int l : comp_level) used[static_cast<size_t>(l)] = 1;
-        int next = -1;
-        for (int l = K - 1; l >= 0; --l) {
-            next_level[static_cast<size_t>(l)] = next;
-            if (used[static_cast<size_t>(l)]) next = l;
-        }
+    std::vector<char> used(static_cast<size_t>(K), 0);
+    for (int l : comp_level) used[static_cast<size_t>(l)] = 1;
+    int next = -1;
+    for (int l = K - 1; l >= 0; --l) {
+        next_level[static_cast<size_t>(l)] = next;
+        if (used[static_cast<size_t>(l)]) next = l;
     }
-    std::vector<std::pair<uint32_t, uint32_t>> touching;  // (lower, upper) component pairs
+    return next_level;
+}
+
+// Pairs of components on different levels joined by a mesh edge, sorted and unique.
+std::vector<Link> touchingComponents(const std::vector<std::pair<uint32_t, uint32_t>>& edges,
+                                     const std::vector<uint32_t>& comp, const std::vector<int>& comp_level) {
+    std::vector<Link> touching;  // (lower, upper) component pairs
     for (const auto& [a, b] : edges) {
         uint32_t ca = comp[a], cb = comp[b];
         if (ca == cb || comp_level[ca] == comp_level[cb]) continue;
@@ -346,103 +351,129 @@ std::string buildInternalStructure(const std::vector<glm::vec3>& vertices, const
     }
     std::sort(touching.begin(), touching.end());
     touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
+    return touching;
+}
 
-    std::vector<std::pair<uint32_t, uint32_t>> links;
+// Link components of consecutive non-empty levels that touch through a
+// mesh edge; components left without a link upwards (or downwards) are
+// linked to the nearest level they do touch.
+std::vector<Link> linkAlongLevels(const std::vector<Link>& touching, const std::vector<int>& comp_level, int K) {
+    const size_t C = comp_level.size();
+    const std::vector<int> next_level = nextUsedLevel(comp_level, K);
+    std::vector<Link> links;
     std::vector<int> nearest_up(C, std::numeric_limits<int>::max()), nearest_down(C, -1);
     for (const auto& [lo, hi] : touching) {
         if (comp_level[hi] == next_level[static_cast<size_t>(comp_level[lo])]) links.emplace_back(lo, hi);
         nearest_up[lo] = std::min(nearest_up[lo], comp_level[hi]);
         nearest_down[hi] = std::max(nearest_down[hi], comp_level[lo]);
     }
-    {
-        std::vector<char> has_up(C, 0), has_down(C, 0);
-        for (const auto& [lo, hi] : links) has_up[lo] = has_down[hi] = 1;
-        for (const auto& [lo, hi] : touching) {
-            if ((!has_up[lo] && comp_level[hi] == nearest_up[lo]) || (!has_down[hi] && comp_level[lo] == nearest_down[hi]))
-                links.emplace_back(lo, hi);
-        }
-        std::sort(links.begin(), links.end());
-        links.erase(std::unique(links.begin(), links.end()), links.end());
+    std::vector<char> has_up(C, 0), has_down(C, 0);
+    for (const auto& [lo, hi] : links) has_up[lo] = has_down[hi] = 1;
+    for (const auto& [lo, hi] : touching) {
+        if ((!has_up[lo] && comp_level[hi] == nearest_up[lo]) || (!has_down[hi] && comp_level[lo] == nearest_down[hi]))
+            links.emplace_back(lo, hi);
     }
-    auto connected = [&](const std::vector<std::pair<uint32_t, uint32_t>>& l) {
-        UnionFind uf;
-        uf.reset(C);
-        for (const auto& [a, b] : l) uf.unite(a, b);
-        for (uint32_t c = 0; c < C; ++c)
-            if (uf.find(c) != 0) return false;
-        return true;
-    };
-    if (!connected(links)) {
-        // Unusual u fields (bumps, ridges) can skip levels; every touching pair
-        // is still a valid neighbour relation along the muscle.
-        links = touching;
-        if (!connected(links)) return "internal structure: the medulla came out disconnected";
-    }
-    out.medulla = links;
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
+}
 
-    // --- 4. tangents and fibres -----------------------------------------------
-    std::vector<std::vector<uint32_t>> lower(C), upper(C);
+bool isConnected(const std::vector<Link>& links, size_t C) {
+    UnionFind uf;
+    uf.reset(C);
+    for (const auto& [a, b] : links) uf.unite(a, b);
+    for (uint32_t c = 0; c < C; ++c)
+        if (uf.find(c) != 0) return false;
+    return true;
+}
+
+// The medulla as neighbour lists: each branch point's links down and up.
+struct Chain {
+    std::vector<std::vector<uint32_t>> lower, upper;
+};
+
+Chain chainOf(const std::vector<Link>& links, size_t C) {
+    Chain chain{std::vector<std::vector<uint32_t>>(C), std::vector<std::vector<uint32_t>>(C)};
     for (const auto& [lo, hi] : links) {
-        upper[lo].push_back(hi);
-        lower[hi].push_back(lo);
+        chain.upper[lo].push_back(hi);
+        chain.lower[hi].push_back(lo);
     }
+    return chain;
+}
+
+// Unit direction from the origin roots' centroid to the insertion roots'
+// centroid: the tangent of last resort.
+glm::vec3 overallDirection(const std::vector<glm::vec3>& vertices, const std::vector<uint32_t>& origins,
+                           const std::vector<uint32_t>& insertions) {
     glm::dvec3 oc(0), ic(0);
     for (uint32_t i : origins) oc += glm::dvec3(vertices[i]);
     for (uint32_t i : insertions) ic += glm::dvec3(vertices[i]);
-    const glm::vec3 overall = safeNormalize(
+    return safeNormalize(
         glm::vec3(ic / static_cast<double>(insertions.size()) - oc / static_cast<double>(origins.size())), {1, 0, 0});
+}
 
-    // Differences along the chain over up to kStencil hops each way, so that
-    // centroid noise on irregular meshes (and at the tips, where levels are
-    // close together) averages out. Each hop distance contributes one unit
-    // direction to the mean of its frontier, so at a merge (split) the two
-    // incoming (outgoing) chains count equally.
-    constexpr int kStencil = 3;
-    const auto& bp = out.branch_positions;
-    auto frontierDirections = [&](uint32_t c, const std::vector<std::vector<uint32_t>>& next, float sign) {
-        glm::vec3 sum(0);
-        int count = 0;
-        std::vector<uint32_t> frontier{c}, following;
-        for (int hop = 0; hop < kStencil; ++hop) {
-            following.clear();
-            for (uint32_t f : frontier) following.insert(following.end(), next[f].begin(), next[f].end());
-            std::sort(following.begin(), following.end());
-            following.erase(std::unique(following.begin(), following.end()), following.end());
-            if (following.empty()) break;
-            glm::vec3 mean(0);
-            for (uint32_t f : following) mean += bp[f];
-            mean /= static_cast<float>(following.size());
-            sum += safeNormalize(sign * (mean - bp[c]), glm::vec3(0));
-            ++count;
-            frontier.swap(following);
-        }
-        return count > 0 ? sum / static_cast<float>(count) : glm::vec3(0);
-    };
+// Differences along the chain over up to kStencil hops each way, so that
+// centroid noise on irregular meshes (and at the tips, where levels are
+// close together) averages out. Each hop distance contributes one unit
+// direction to the mean of its frontier, so at a merge (split) the two
+// incoming (outgoing) chains count equally.
+constexpr int kStencil = 3;
+
+glm::vec3 frontierDirections(const std::vector<glm::vec3>& bp, uint32_t c,
+                             const std::vector<std::vector<uint32_t>>& next, float sign) {
+    glm::vec3 sum(0);
+    int count = 0;
+    std::vector<uint32_t> frontier{c}, following;
+    for (int hop = 0; hop < kStencil; ++hop) {
+        following.clear();
+        for (uint32_t f : frontier) following.insert(following.end(), next[f].begin(), next[f].end());
+        std::sort(following.begin(), following.end());
+        following.erase(std::unique(following.begin(), following.end()), following.end());
+        if (following.empty()) break;
+        glm::vec3 mean(0);
+        for (uint32_t f : following) mean += bp[f];
+        mean /= static_cast<float>(following.size());
+        sum += safeNormalize(sign * (mean - bp[c]), glm::vec3(0));
+        ++count;
+        frontier.swap(following);
+    }
+    return count > 0 ? sum / static_cast<float>(count) : glm::vec3(0);
+}
+
+std::vector<glm::vec3> branchTangents(const std::vector<glm::vec3>& bp, const Chain& chain, glm::vec3 overall) {
+    const size_t C = bp.size();
     std::vector<glm::vec3> tangent(C);
     for (uint32_t c = 0; c < C; ++c)
-        tangent[c] = safeNormalize(frontierDirections(c, lower, -1.0f) + frontierDirections(c, upper, 1.0f), overall);
+        tangent[c] = safeNormalize(frontierDirections(bp, c, chain.lower, -1.0f) +
+                                       frontierDirections(bp, c, chain.upper, 1.0f),
+                                   overall);
     // One light smoothing pass along the chain.
-    {
-        std::vector<glm::vec3> smooth(C);
-        for (size_t c = 0; c < C; ++c) {
-            glm::vec3 s = 2.0f * tangent[c];
-            for (uint32_t l : lower[c]) s += tangent[l] / static_cast<float>(lower[c].size());
-            for (uint32_t u : upper[c]) s += tangent[u] / static_cast<float>(upper[c].size());
-            smooth[c] = safeNormalize(s, tangent[c]);
-        }
-        tangent = std::move(smooth);
+    std::vector<glm::vec3> smooth(C);
+    for (size_t c = 0; c < C; ++c) {
+        glm::vec3 s = 2.0f * tangent[c];
+        for (uint32_t l : chain.lower[c]) s += tangent[l] / static_cast<float>(chain.lower[c].size());
+        for (uint32_t u : chain.upper[c]) s += tangent[u] / static_cast<float>(chain.upper[c].size());
+        smooth[c] = safeNormalize(s, tangent[c]);
     }
-    out.branch_tangent = tangent;
+    return smooth;
+}
 
-    // A vertex takes its branch point's tangent, blended towards the next
-    // branch point up or down by its position inside the level band so the
-    // field has no steps between levels. (The pure surface gradient of u is
-    // wrong near rounded tips, where meridians run almost across the axis.)
-    out.vertex_fiber.resize(n);
+// A vertex takes its branch point's tangent, blended towards the next
+// branch point up or down by its position inside the level band so the
+// field has no steps between levels. (The pure surface gradient of u is
+// wrong near rounded tips, where meridians run almost across the axis.)
+std::vector<glm::vec3> vertexFibres(const InternalStructure& structure, const Chain& chain) {
+    const std::vector<float>& u = structure.u;
+    const std::vector<uint32_t>& comp = structure.vertex_branch;
+    const std::vector<int>& comp_level = structure.branch_level;
+    const std::vector<glm::vec3>& tangent = structure.branch_tangent;
+    const int K = structure.levels;
+    const size_t n = u.size();
+    std::vector<glm::vec3> fibre(n);
     for (size_t v = 0; v < n; ++v) {
         const uint32_t c = comp[v];
-        const float s = std::clamp(out.u[v] * static_cast<float>(K) - (static_cast<float>(comp_level[c]) + 0.5f), -0.5f, 0.5f);
-        const auto& nb = s >= 0.0f ? upper[c] : lower[c];
+        const float s = std::clamp(u[v] * static_cast<float>(K) - (static_cast<float>(comp_level[c]) + 0.5f), -0.5f, 0.5f);
+        const auto& nb = s >= 0.0f ? chain.upper[c] : chain.lower[c];
         glm::vec3 f = tangent[c];
         if (!nb.empty()) {
             glm::vec3 t_nb(0);
@@ -450,8 +481,63 @@ std::string buildInternalStructure(const std::vector<glm::vec3>& vertices, const
             t_nb = safeNormalize(t_nb, tangent[c]);
             f = safeNormalize((1.0f - std::abs(s)) * tangent[c] + std::abs(s) * t_nb, tangent[c]);
         }
-        out.vertex_fiber[v] = f;
+        fibre[v] = f;
     }
+    return fibre;
+}
+
+}  // namespace
+
+std::string buildInternalStructure(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
+                                   const std::vector<std::vector<uint32_t>>& origin_sets,
+                                   const std::vector<std::vector<uint32_t>>& insertion_sets, InternalStructure& out) {
+    out = {};
+    const size_t n = vertices.size();
+    std::vector<uint32_t> origins, insertions;
+    if (std::string e = validateInput(n, triangles, origin_sets, insertion_sets, origins, insertions); !e.empty())
+        return e;
+
+    // --- 1. the scalar field u ------------------------------------------------
+    const auto edges = uniqueEdges(triangles);
+    const Adjacency adj = vertexAdjacency(n, edges);
+    const std::vector<double> d_o = geodesicDistance(adj, vertices, origins);
+    const std::vector<double> d_i = geodesicDistance(adj, vertices, insertions);
+    if (std::string e = scalarField(d_o, d_i, out.u); !e.empty()) return e;
+
+    // --- 2. levels and their components (branch points) -----------------------
+    const double mean_edge = meanEdgeLength(vertices, edges);
+    const int K = levelCount(d_o, insertions, mean_edge);
+    out.levels = K;
+    std::vector<int> level(n);
+    for (size_t v = 0; v < n; ++v) level[v] = std::min(K - 1, static_cast<int>(out.u[v] * static_cast<float>(K)));
+
+    Bands bands = bandComponents(vertices, triangles, out.u, level, K);
+    foldTinyComponents(bands, adj, K);
+    const std::vector<uint32_t>& comp = bands.vertex_comp;
+    const std::vector<int>& comp_level = bands.comp_level;
+    const size_t C = comp_level.size();
+    out.vertex_branch = comp;
+    out.branch_level = comp_level;
+    out.vertex_level.resize(n);
+    for (size_t v = 0; v < n; ++v) out.vertex_level[v] = comp_level[comp[v]];
+    out.branch_positions = branchPositions(vertices, bands, mean_edge);
+
+    // --- 3. the medulla ------------------------------------------------------
+    const std::vector<Link> touching = touchingComponents(edges, comp, comp_level);
+    std::vector<Link> links = linkAlongLevels(touching, comp_level, K);
+    if (!isConnected(links, C)) {
+        // Unusual u fields (bumps, ridges) can skip levels; every touching pair
+        // is still a valid neighbour relation along the muscle.
+        links = touching;
+        if (!isConnected(links, C)) return "internal structure: the medulla came out disconnected";
+    }
+    out.medulla = links;
+
+    // --- 4. tangents and fibres -----------------------------------------------
+    const Chain chain = chainOf(links, C);
+    const glm::vec3 overall = overallDirection(vertices, origins, insertions);
+    out.branch_tangent = branchTangents(out.branch_positions, chain, overall);
+    out.vertex_fiber = vertexFibres(out, chain);
     return {};
 }
 

@@ -193,15 +193,10 @@ static void assignCarriers(World& out) {
     }
 }
 
-std::string buildWorld(const SceneDesc& scene, World& out) {
-    out = World{};
-    out.name = scene.name;
-    if (!(scene.gravity_scale >= 0.0f && scene.gravity_scale <= 10.0f)) return "gravity scale must be in [0, 10]";
-    out.gravity_scale = scene.gravity_scale;
-    for (size_t mi = 0; mi < scene.muscles.size(); ++mi)
-        if (auto e = validateMuscle(scene, scene.muscles[mi], mi); !e.empty()) return e;
+namespace {
 
-    // Bodies.
+// Bodies (with their collision meshes checked) and planes (normalised).
+std::string addBodiesAndPlanes(const SceneDesc& scene, World& out) {
     for (const auto& b : scene.bodies) {
         Body body;
         body.name = b.name;
@@ -222,10 +217,13 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         if (!(len > 0.0f) || !finiteVec(pl.origin)) return "plane with a zero or non-finite normal";
         out.planes.push_back({pl.origin, pl.normal / len});
     }
+    return {};
+}
 
-    // Internal structures first, to know every muscle's particle count.
-    std::vector<InternalStructure> structures(scene.muscles.size());
-    size_t total = 0;
+// Internal structures first, to know every muscle's particle count.
+std::string buildStructures(const SceneDesc& scene, std::vector<InternalStructure>& structures, size_t& total) {
+    structures.resize(scene.muscles.size());
+    total = 0;
     for (size_t mi = 0; mi < scene.muscles.size(); ++mi) {
         const MuscleDesc& m = scene.muscles[mi];
         if (auto e = buildInternalStructure(m.vertices, m.triangles, m.origin_sets, m.insertion_sets,
@@ -234,80 +232,103 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
             return muscleError(m, mi, e);  // e starts "internal structure: "
         total += m.vertices.size() + structures[mi].branch_positions.size();
     }
-    out.particles.resize(total);
-    Particles& P = out.particles;
+    return {};
+}
 
-    uint32_t next = 0;
-    for (size_t mi = 0; mi < scene.muscles.size(); ++mi) {
-        const MuscleDesc& md = scene.muscles[mi];
-        const InternalStructure& S = structures[mi];
-        Muscle m;
-        m.name = md.name;
-        m.first = next;
-        m.surface_count = uint32_t(md.vertices.size());
-        m.branch_count = uint32_t(S.branch_positions.size());
-        m.a0 = md.initial_activation;
-        m.activation = m.target_activation = md.initial_activation;
-        m.overpressure = md.overpressure;
-        m.stiffness = md.stiffness;
-        m.contact_targets = md.contact_targets;
-        m.sliding_targets = md.sliding_targets;
-        const uint32_t base = m.first, branch_base = m.first + m.surface_count;
-        for (uint32_t i = 0; i < m.surface_count; ++i) {
-            P.rest[base + i] = md.vertices[i];
-            P.fiber[base + i] = S.vertex_fiber[i];
-        }
-        for (uint32_t b = 0; b < m.branch_count; ++b) {
-            P.rest[branch_base + b] = S.branch_positions[b];
-            P.fiber[branch_base + b] = S.branch_tangent[b];
-        }
-        for (uint32_t i = base; i < m.particleEnd(); ++i) {
-            P.muscle[i] = uint32_t(mi);
-            P.branch[i] = i >= branch_base;
-        }
-        auto globalSets = [&](const std::vector<std::vector<uint32_t>>& sets) {
-            std::vector<std::vector<uint32_t>> g = sets;
-            for (auto& s : g)
-                for (auto& i : s) i += base;
-            return g;
-        };
-        m.origin_sets = globalSets(md.origin_sets);
-        m.insertion_sets = globalSets(md.insertion_sets);
+// The muscle's settings from its description, its particles placed from
+// `first` on: surface vertices, then branch points.
+Muscle describeMuscle(const MuscleDesc& md, const InternalStructure& S, uint32_t first) {
+    Muscle m;
+    m.name = md.name;
+    m.first = first;
+    m.surface_count = uint32_t(md.vertices.size());
+    m.branch_count = uint32_t(S.branch_positions.size());
+    m.a0 = md.initial_activation;
+    m.activation = m.target_activation = md.initial_activation;
+    m.overpressure = md.overpressure;
+    m.stiffness = md.stiffness;
+    m.contact_targets = md.contact_targets;
+    m.sliding_targets = md.sliding_targets;
+    return m;
+}
 
-        m.tri_begin = uint32_t(out.triangles.size());
-        for (const auto& t : md.triangles) out.triangles.push_back(t + glm::uvec3(base));
-        m.tri_count = uint32_t(md.triangles.size());
-        m.rest_volume = float(signedVolume(md.vertices, md.triangles));
-
-        // Mass (our choice): the muscle's mass ρ·V0 is shared by its particles;
-        // a surface vertex takes one share and a branch point (a hub of
-        // spokes, standing for the core tissue of its band) two. Hubs as light
-        // as one vertex, pulled by a whole ring of spokes, made Gauss-Seidel
-        // flutter at rest (a 1 cm residual growing from round-off on the
-        // built-in oval); hubs weighing one share per spoke were too heavy for
-        // the light surface to carry at 10 iterations (P1 flattened under
-        // gravity) and damped activation. Two shares keep both in check.
-        std::vector<uint32_t> spokes(m.branch_count, 0);
-        for (uint32_t i = 0; i < m.surface_count; ++i) ++spokes[S.vertex_branch[i]];
-        double shares = m.surface_count;
-        for (uint32_t b = 0; b < m.branch_count; ++b) shares += branchShare(spokes[b]);
-        const double unit = double(md.density) * double(m.rest_volume) / shares;
-        for (uint32_t i = 0; i < m.surface_count; ++i) P.w_free[base + i] = float(1.0 / unit);
-        for (uint32_t b = 0; b < m.branch_count; ++b)
-            P.w_free[branch_base + b] = float(1.0 / (unit * branchShare(spokes[b])));
-
-        out.volumes.push_back({uint32_t(mi), 6.0f * m.rest_volume, 0.0f, 1.0f});
-
-        for (const auto& a : md.attachments) {
-            const Body& body = out.bodies[size_t(a.body)];
-            glm::vec3 local = glm::vec3(glm::inverse(body.curr) * glm::vec4(md.vertices[a.vertex], 1.0f));
-            out.attachments.push_back({base + a.vertex, uint32_t(a.body), local});
-        }
-        next = m.particleEnd();
-        out.muscles.push_back(std::move(m));
+// Rest positions, fibre directions, owner muscle and branch flag of the
+// muscle's particles.
+void placeParticles(Particles& P, const Muscle& m, uint32_t mi, const MuscleDesc& md, const InternalStructure& S) {
+    const uint32_t base = m.first, branch_base = m.first + m.surface_count;
+    for (uint32_t i = 0; i < m.surface_count; ++i) {
+        P.rest[base + i] = md.vertices[i];
+        P.fiber[base + i] = S.vertex_fiber[i];
     }
-    // Fibre distance constraints: surface edges of every muscle (fibre family),
-    // then spokes and medulla links (structure family).
+    for (uint32_t b = 0; b < m.branch_count; ++b) {
+        P.rest[branch_base + b] = S.branch_positions[b];
+        P.fiber[branch_base + b] = S.branch_tangent[b];
+    }
+    for (uint32_t i = base; i < m.particleEnd(); ++i) {
+        P.muscle[i] = mi;
+        P.branch[i] = i >= branch_base;
+    }
+}
+
+// Root sets with muscle-local vertex indices made global particle indices.
+std::vector<std::vector<uint32_t>> globalSets(const std::vector<std::vector<uint32_t>>& sets, uint32_t base) {
+    std::vector<std::vector<uint32_t>> g = sets;
+    for (auto& s : g)
+        for (auto& i : s) i += base;
+    return g;
+}
+
+// Mass (our choice): the muscle's mass ρ·V0 is shared by its particles;
+// a surface vertex takes one share and a branch point (a hub of
+// spokes, standing for the core tissue of its band) two. Hubs as light
+// as one vertex, pulled by a whole ring of spokes, made Gauss-Seidel
+// flutter at rest (a 1 cm residual growing from round-off on the
+// built-in oval); hubs weighing one share per spoke were too heavy for
+// the light surface to carry at 10 iterations (P1 flattened under
+// gravity) and damped activation. Two shares keep both in check.
+void assignMasses(Particles& P, const Muscle& m, float density, const InternalStructure& S) {
+    const uint32_t base = m.first, branch_base = m.first + m.surface_count;
+    std::vector<uint32_t> spokes(m.branch_count, 0);
+    for (uint32_t i = 0; i < m.surface_count; ++i) ++spokes[S.vertex_branch[i]];
+    double shares = m.surface_count;
+    for (uint32_t b = 0; b < m.branch_count; ++b) shares += branchShare(spokes[b]);
+    const double unit = double(density) * double(m.rest_volume) / shares;
+    for (uint32_t i = 0; i < m.surface_count; ++i) P.w_free[base + i] = float(1.0 / unit);
+    for (uint32_t b = 0; b < m.branch_count; ++b)
+        P.w_free[branch_base + b] = float(1.0 / (unit * branchShare(spokes[b])));
+}
+
+// One muscle into the world from particle `first` on: its particles, root
+// sets, triangles, rest volume, masses, volume constraint and attachments.
+void addMuscle(World& out, uint32_t mi, const MuscleDesc& md, const InternalStructure& S, uint32_t first) {
+    Particles& P = out.particles;
+    Muscle m = describeMuscle(md, S, first);
+    const uint32_t base = m.first;
+    placeParticles(P, m, mi, md, S);
+    m.origin_sets = globalSets(md.origin_sets, base);
+    m.insertion_sets = globalSets(md.insertion_sets, base);
+
+    m.tri_begin = uint32_t(out.triangles.size());
+    for (const auto& t : md.triangles) out.triangles.push_back(t + glm::uvec3(base));
+    m.tri_count = uint32_t(md.triangles.size());
+    m.rest_volume = float(signedVolume(md.vertices, md.triangles));
+
+    assignMasses(P, m, md.density, S);
+
+    out.volumes.push_back({mi, 6.0f * m.rest_volume, 0.0f, 1.0f});
+
+    for (const auto& a : md.attachments) {
+        const Body& body = out.bodies[size_t(a.body)];
+        glm::vec3 local = glm::vec3(glm::inverse(body.curr) * glm::vec4(md.vertices[a.vertex], 1.0f));
+        out.attachments.push_back({base + a.vertex, uint32_t(a.body), local});
+    }
+    out.muscles.push_back(std::move(m));
+}
+
+// Fibre distance constraints: surface edges of every muscle (fibre family);
+// each muscle's mean surface edge length on the way.
+void addSurfaceDistances(const SceneDesc& scene, World& out) {
+    const Particles& P = out.particles;
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
         const Muscle& m = out.muscles[mi];
         double sum = 0.0;
@@ -318,6 +339,11 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         }
         out.muscles[mi].mean_edge = edges.empty() ? 0.0f : float(sum / double(edges.size()));
     }
+}
+
+// Then spokes and medulla links (structure family), after every muscle's
+// surface edges: structure_begin splits the two families.
+void addStructureDistances(const std::vector<InternalStructure>& structures, World& out) {
     out.distances.structure_begin = out.distances.size();
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
         const Muscle& m = out.muscles[mi];
@@ -334,36 +360,72 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
         for (const auto& [u, v] : secondNeighbours(S))
             addDistance(out, branch_base + u, branch_base + v, uint32_t(mi), DistanceKind::Medulla);
     }
-    for (auto& m : out.muscles)
-        m.rest_length = glm::length(rootCentroid(P.rest, m.insertion_sets) - rootCentroid(P.rest, m.origin_sets));
+}
 
-    // Sliding connections: surface vertices within the radius of a target at
-    // rest, outside it. A vertex set up inside a bone is left free: near the
-    // bone's axis the closest surface point and its normal jump from side to
-    // side as the vertex moves, and the connection flung it (the supinator,
-    // set up partly inside the radius, blew up in T6's fast strikes).
+// Sliding connections: surface vertices within the radius of a target at
+// rest, outside it. A vertex set up inside a bone is left free: near the
+// bone's axis the closest surface point and its normal jump from side to
+// side as the vertex moves, and the connection flung it (the supinator,
+// set up partly inside the radius, blew up in T6's fast strikes).
+void addSlidingConnections(float sliding_radius, World& out) {
+    const Particles& P = out.particles;
     for (size_t mi = 0; mi < out.muscles.size(); ++mi) {
         const Muscle& m = out.muscles[mi];
         for (const auto& t : m.sliding_targets) {
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 ClosestPoint cp = closestPointOnTarget(out, t, P.rest[i], /*rest=*/true);
-                if (cp.valid && cp.signed_distance >= 0.0f && cp.signed_distance <= scene.sliding_radius)
+                if (cp.valid && cp.signed_distance >= 0.0f && cp.signed_distance <= sliding_radius)
                     out.sliding.push_back({i, t, cp.signed_distance, cp.point, cp.normal});
             }
         }
     }
-    out.sliding_lambda.assign(out.sliding.size(), 0.0f);
-    out.volume_lambda.assign(out.volumes.size(), 0.0f);
-    out.plane_lambda.assign(out.planes.size() * P.size(), 0.0f);
+}
 
-    assignCarriers(out);
-
-    // Initial state: at rest.
+// Initial state: at rest.
+void startAtRest(World& out) {
+    Particles& P = out.particles;
     P.x = P.rest;
     P.p = P.rest;
     std::fill(P.v.begin(), P.v.end(), glm::vec3(0.0f));
     P.w = P.w_free;
     for (const auto& a : out.attachments) P.w[a.particle] = 0.0f;  // held exactly (docs/model.md §3.3)
+}
+
+}  // namespace
+
+std::string buildWorld(const SceneDesc& scene, World& out) {
+    out = World{};
+    out.name = scene.name;
+    if (!(scene.gravity_scale >= 0.0f && scene.gravity_scale <= 10.0f)) return "gravity scale must be in [0, 10]";
+    out.gravity_scale = scene.gravity_scale;
+    for (size_t mi = 0; mi < scene.muscles.size(); ++mi)
+        if (auto e = validateMuscle(scene, scene.muscles[mi], mi); !e.empty()) return e;
+
+    if (auto e = addBodiesAndPlanes(scene, out); !e.empty()) return e;
+
+    std::vector<InternalStructure> structures;
+    size_t total = 0;
+    if (auto e = buildStructures(scene, structures, total); !e.empty()) return e;
+    out.particles.resize(total);
+    Particles& P = out.particles;
+
+    uint32_t next = 0;
+    for (size_t mi = 0; mi < scene.muscles.size(); ++mi) {
+        addMuscle(out, uint32_t(mi), scene.muscles[mi], structures[mi], next);
+        next = out.muscles.back().particleEnd();
+    }
+    addSurfaceDistances(scene, out);
+    addStructureDistances(structures, out);
+    for (auto& m : out.muscles)
+        m.rest_length = glm::length(rootCentroid(P.rest, m.insertion_sets) - rootCentroid(P.rest, m.origin_sets));
+
+    addSlidingConnections(scene.sliding_radius, out);
+    out.sliding_lambda.assign(out.sliding.size(), 0.0f);
+    out.volume_lambda.assign(out.volumes.size(), 0.0f);
+    out.plane_lambda.assign(out.planes.size() * P.size(), 0.0f);
+
+    assignCarriers(out);
+    startAtRest(out);
     return {};
 }
 

@@ -146,150 +146,177 @@ std::string unknownKey(const std::string& path, const std::string& key, const ch
     return (path.empty() ? key : path + "." + key) + ": unknown key (expected one of " + known + ")";
 }
 
-std::string parseObject(const json& j, PresetData& d) {
-    if (!j.is_object()) return "a preset is a JSON object";
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        const std::string& k = it.key();
-        const json& v = *it;
+std::string parseParams(const json& v, PresetData& d) {
+    if (!v.is_object()) return "params must be an object";
+    for (auto p = v.begin(); p != v.end(); ++p) {
+        const std::string key = "params." + p.key();
+        // Written by versions that ran small colours on one thread;
+        // colours now run muscle by muscle (docs/model.md §6), so the
+        // setting has no meaning and an old preset still loads.
+        if (p.key() == "serial-threshold") continue;
+        const sim::NumericParam* np = sim::findNumericParam(p.key());
+        if (!np) return key + ": unknown solver parameter";
+        double x = 0.0;
+        if (auto pe = getDouble(*p, key, np->min, np->max, x); !pe.empty()) return pe;
+        d.params.emplace_back(np, np->integer ? double(std::llround(x)) : x);
+    }
+    return {};
+}
+
+std::string parseStiffness(const json& v, PresetData& d) {
+    if (!v.is_object()) return "stiffness must be an object with xpbd and pbd";
+    for (auto s = v.begin(); s != v.end(); ++s) {
         std::string e;
-        if (k == "solver") {
-            e = getName(v, k, &sim::parseSolver, sim::solverList(), d.solver);
-        } else if (k == "mode") {
-            e = getName(v, k, &sim::parseMode, sim::modeList(), d.mode);
-        } else if (k == "fiber_form") {
-            e = getName(v, k, &sim::parseFiberForm, sim::fiberFormList(), d.fiber_form);
-        } else if (k == "params") {
-            if (!v.is_object()) return "params must be an object";
-            for (auto p = v.begin(); p != v.end(); ++p) {
-                const std::string key = "params." + p.key();
-                // Written by versions that ran small colours on one thread;
-                // colours now run muscle by muscle (docs/model.md §6), so the
-                // setting has no meaning and an old preset still loads.
-                if (p.key() == "serial-threshold") continue;
-                const sim::NumericParam* np = sim::findNumericParam(p.key());
-                if (!np) return key + ": unknown solver parameter";
-                double x = 0.0;
-                if (auto pe = getDouble(*p, key, np->min, np->max, x); !pe.empty()) return pe;
-                d.params.emplace_back(np, np->integer ? double(std::llround(x)) : x);
-            }
-        } else if (k == "stiffness") {
-            if (!v.is_object()) return "stiffness must be an object with xpbd and pbd";
-            for (auto s = v.begin(); s != v.end(); ++s) {
-                if (s.key() == "xpbd")
-                    e = readStiffness(*s, "stiffness.xpbd", sim::ConstraintMode::Xpbd, d.xpbd_stiffness);
-                else if (s.key() == "pbd")
-                    e = readStiffness(*s, "stiffness.pbd", sim::ConstraintMode::Pbd, d.pbd_stiffness);
-                else
-                    e = unknownKey("stiffness", s.key(), "xpbd, pbd");
-                if (!e.empty()) return e;
-            }
-        } else if (k == "playback") {
-            if (!v.is_object()) return "playback must be an object";
-            for (auto p = v.begin(); p != v.end(); ++p) {
-                const std::string key = "playback." + p.key();
-                if (p.key() == "playing") {
-                    e = getBool(*p, key, d.playing);
-                } else if (p.key() == "loop") {
-                    e = getBool(*p, key, d.loop);
-                } else if (p.key() == "speed") {
-                    e = getFloatOpt(*p, key, lim::kSpeedMin, lim::kSpeedMax, d.speed);
-                } else if (p.key() == "animation") {
-                    if (!p->is_number_integer()) return key + " must be an integer (-1: rest pose)";
-                    double x = 0.0;
-                    if (auto pe = getDouble(*p, key, -1.0, double(lim::kAnimationMax), x); !pe.empty()) return pe;
-                    d.animation = int(x);
-                } else {
-                    e = unknownKey("playback", p.key(), "playing, loop, speed, animation");
-                }
-                if (!e.empty()) return e;
-            }
-        } else if (k == "activation") {
-            if (v.is_null()) {
-                d.activation = std::optional<float>();
-            } else {
-                float a = 0.0f;
-                if (!v.is_number()) return "activation must be a number in [0, 1] or null";
-                e = getFloat(v, k, 0.0f, 1.0f, a);
-                if (e.empty()) d.activation = std::optional<float>(a);
-            }
-        } else if (k == "muscles") {
-            if (!v.is_array()) return "muscles must be an array of objects";
-            d.muscles.assign(v.size(), PresetMuscle{});
-            for (size_t m = 0; m < v.size(); ++m) {
-                const std::string path = "muscles[" + std::to_string(m) + "]";
-                if (!v[m].is_object()) return path + " must be an object";
-                for (auto p = v[m].begin(); p != v[m].end(); ++p) {
-                    const std::string key = path + "." + p.key();
-                    if (p.key() == "activation")
-                        e = getFloatOpt(*p, key, 0.0f, 1.0f, d.muscles[m].activation);
-                    else if (p.key() == "sensor")
-                        e = getBool(*p, key, d.muscles[m].sensor);
-                    else if (p.key() == "overpressure")
-                        e = getFloatOpt(*p, key, 0.0f, lim::kOverpressureMax, d.muscles[m].overpressure);
-                    else
-                        e = unknownKey(path, p.key(), "activation, sensor, overpressure");
-                    if (!e.empty()) return e;
-                }
-            }
-        } else if (k == "overpressure") {
-            e = getFloatOpt(v, k, 0.0f, lim::kOverpressureMax, d.overpressure);
-        } else if (k == "overlays") {
-            if (!v.is_object()) return "overlays must be an object of name: true/false";
-            for (auto o = v.begin(); o != v.end(); ++o) {
-                std::optional<bool> on;
-                if (auto oe = getBool(*o, "overlays." + o.key(), on); !oe.empty()) return oe;
-                d.overlays.emplace_back(o.key(), *on);
-            }
-        } else if (k == "shadows") {
-            e = getBool(v, k, d.shadows);
-        } else if (k == "bones") {
-            e = getBool(v, k, d.bones);
-        } else if (k == "ground") {
-            e = getBool(v, k, d.ground);
-        } else if (k == "skin") {
-            e = getBool(v, k, d.skin);
-        } else if (k == "skin_opacity") {
-            e = getFloatOpt(v, k, lim::kSkinOpacityMin, lim::kSkinOpacityMax, d.skin_opacity);
-        } else if (k == "fast_render") {
-            e = getName(v, k, &parseFastRenderName, "auto, on, off", d.fast_render);
-        } else if (k == "ui") {
-            e = getBool(v, k, d.ui);
-        } else if (k == "error_scale") {
-            e = getFloatOpt(v, k, lim::kErrorScaleMin, lim::kErrorScaleMax, d.error_scale);
-        } else if (k == "camera") {
-            if (!v.is_object()) return "camera must be an object";
-            for (auto c = v.begin(); c != v.end(); ++c) {
-                const std::string key = "camera." + c.key();
-                if (c.key() == "target") {
-                    if (!c->is_array() || c->size() != 3) return key + " must be an array of 3 numbers";
-                    glm::vec3 t{0.0f};
-                    for (int i = 0; i < 3; ++i) {
-                        const json& x = (*c)[size_t(i)];
-                        if (!x.is_number()) return key + " must be an array of 3 numbers";
-                        const std::string ki = key + "[" + std::to_string(i) + "]";
-                        if (auto te = getFloat(x, ki, -lim::kCameraTargetMax, lim::kCameraTargetMax, t[i]); !te.empty())
-                            return te;
-                    }
-                    d.camera_target = t;
-                } else if (c.key() == "distance") {
-                    e = getFloatOpt(*c, key, lim::kCameraDistanceMin, lim::kCameraDistanceMax, d.camera_distance);
-                } else if (c.key() == "yaw") {
-                    e = getFloatOpt(*c, key, -lim::kCameraYawMax, lim::kCameraYawMax, d.camera_yaw);
-                } else if (c.key() == "pitch") {
-                    e = getFloatOpt(*c, key, -lim::kCameraPitchMax, lim::kCameraPitchMax, d.camera_pitch);
-                } else {
-                    e = unknownKey("camera", c.key(), "target, distance, yaw, pitch");
-                }
-                if (!e.empty()) return e;
-            }
+        if (s.key() == "xpbd")
+            e = readStiffness(*s, "stiffness.xpbd", sim::ConstraintMode::Xpbd, d.xpbd_stiffness);
+        else if (s.key() == "pbd")
+            e = readStiffness(*s, "stiffness.pbd", sim::ConstraintMode::Pbd, d.pbd_stiffness);
+        else
+            e = unknownKey("stiffness", s.key(), "xpbd, pbd");
+        if (!e.empty()) return e;
+    }
+    return {};
+}
+
+std::string parsePlayback(const json& v, PresetData& d) {
+    if (!v.is_object()) return "playback must be an object";
+    for (auto p = v.begin(); p != v.end(); ++p) {
+        const std::string key = "playback." + p.key();
+        std::string e;
+        if (p.key() == "playing") {
+            e = getBool(*p, key, d.playing);
+        } else if (p.key() == "loop") {
+            e = getBool(*p, key, d.loop);
+        } else if (p.key() == "speed") {
+            e = getFloatOpt(*p, key, lim::kSpeedMin, lim::kSpeedMax, d.speed);
+        } else if (p.key() == "animation") {
+            if (!p->is_number_integer()) return key + " must be an integer (-1: rest pose)";
+            double x = 0.0;
+            if (auto pe = getDouble(*p, key, -1.0, double(lim::kAnimationMax), x); !pe.empty()) return pe;
+            d.animation = int(x);
         } else {
-            e = unknownKey("", k,
-                           "solver, mode, fiber_form, params, stiffness, playback, activation, muscles, "
-                           "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, fast_render, error_scale, ui, "
-                           "camera");
+            e = unknownKey("playback", p.key(), "playing, loop, speed, animation");
         }
         if (!e.empty()) return e;
     }
+    return {};
+}
+
+// A number in [0, 1], or null for "no global activation".
+std::string parseActivation(const json& v, PresetData& d) {
+    if (v.is_null()) {
+        d.activation = std::optional<float>();
+        return {};
+    }
+    float a = 0.0f;
+    if (!v.is_number()) return "activation must be a number in [0, 1] or null";
+    std::string e = getFloat(v, "activation", 0.0f, 1.0f, a);
+    if (e.empty()) d.activation = std::optional<float>(a);
+    return e;
+}
+
+std::string parseMuscles(const json& v, PresetData& d) {
+    if (!v.is_array()) return "muscles must be an array of objects";
+    d.muscles.assign(v.size(), PresetMuscle{});
+    for (size_t m = 0; m < v.size(); ++m) {
+        const std::string path = "muscles[" + std::to_string(m) + "]";
+        if (!v[m].is_object()) return path + " must be an object";
+        for (auto p = v[m].begin(); p != v[m].end(); ++p) {
+            const std::string key = path + "." + p.key();
+            std::string e;
+            if (p.key() == "activation")
+                e = getFloatOpt(*p, key, 0.0f, 1.0f, d.muscles[m].activation);
+            else if (p.key() == "sensor")
+                e = getBool(*p, key, d.muscles[m].sensor);
+            else if (p.key() == "overpressure")
+                e = getFloatOpt(*p, key, 0.0f, lim::kOverpressureMax, d.muscles[m].overpressure);
+            else
+                e = unknownKey(path, p.key(), "activation, sensor, overpressure");
+            if (!e.empty()) return e;
+        }
+    }
+    return {};
+}
+
+std::string parseOverlays(const json& v, PresetData& d) {
+    if (!v.is_object()) return "overlays must be an object of name: true/false";
+    for (auto o = v.begin(); o != v.end(); ++o) {
+        std::optional<bool> on;
+        if (auto oe = getBool(*o, "overlays." + o.key(), on); !oe.empty()) return oe;
+        d.overlays.emplace_back(o.key(), *on);
+    }
+    return {};
+}
+
+std::string parseCameraTarget(const json& v, const std::string& key, PresetData& d) {
+    if (!v.is_array() || v.size() != 3) return key + " must be an array of 3 numbers";
+    glm::vec3 t{0.0f};
+    for (int i = 0; i < 3; ++i) {
+        const json& x = v[size_t(i)];
+        if (!x.is_number()) return key + " must be an array of 3 numbers";
+        const std::string ki = key + "[" + std::to_string(i) + "]";
+        if (auto te = getFloat(x, ki, -lim::kCameraTargetMax, lim::kCameraTargetMax, t[i]); !te.empty()) return te;
+    }
+    d.camera_target = t;
+    return {};
+}
+
+std::string parseCamera(const json& v, PresetData& d) {
+    if (!v.is_object()) return "camera must be an object";
+    for (auto c = v.begin(); c != v.end(); ++c) {
+        const std::string key = "camera." + c.key();
+        std::string e;
+        if (c.key() == "target") {
+            e = parseCameraTarget(*c, key, d);
+        } else if (c.key() == "distance") {
+            e = getFloatOpt(*c, key, lim::kCameraDistanceMin, lim::kCameraDistanceMax, d.camera_distance);
+        } else if (c.key() == "yaw") {
+            e = getFloatOpt(*c, key, -lim::kCameraYawMax, lim::kCameraYawMax, d.camera_yaw);
+        } else if (c.key() == "pitch") {
+            e = getFloatOpt(*c, key, -lim::kCameraPitchMax, lim::kCameraPitchMax, d.camera_pitch);
+        } else {
+            e = unknownKey("camera", c.key(), "target, distance, yaw, pitch");
+        }
+        if (!e.empty()) return e;
+    }
+    return {};
+}
+
+// One top-level key of the preset object, in three groups: the solver, the
+// playback and muscles, the display.
+std::string parseKey(const std::string& k, const json& v, PresetData& d) {
+    // Solver.
+    if (k == "solver") return getName(v, k, &sim::parseSolver, sim::solverList(), d.solver);
+    if (k == "mode") return getName(v, k, &sim::parseMode, sim::modeList(), d.mode);
+    if (k == "fiber_form") return getName(v, k, &sim::parseFiberForm, sim::fiberFormList(), d.fiber_form);
+    if (k == "params") return parseParams(v, d);
+    if (k == "stiffness") return parseStiffness(v, d);
+    // Playback and muscles.
+    if (k == "playback") return parsePlayback(v, d);
+    if (k == "activation") return parseActivation(v, d);
+    if (k == "muscles") return parseMuscles(v, d);
+    if (k == "overpressure") return getFloatOpt(v, k, 0.0f, lim::kOverpressureMax, d.overpressure);
+    // Display.
+    if (k == "overlays") return parseOverlays(v, d);
+    if (k == "shadows") return getBool(v, k, d.shadows);
+    if (k == "bones") return getBool(v, k, d.bones);
+    if (k == "ground") return getBool(v, k, d.ground);
+    if (k == "skin") return getBool(v, k, d.skin);
+    if (k == "skin_opacity") return getFloatOpt(v, k, lim::kSkinOpacityMin, lim::kSkinOpacityMax, d.skin_opacity);
+    if (k == "fast_render") return getName(v, k, &parseFastRenderName, "auto, on, off", d.fast_render);
+    if (k == "ui") return getBool(v, k, d.ui);
+    if (k == "error_scale") return getFloatOpt(v, k, lim::kErrorScaleMin, lim::kErrorScaleMax, d.error_scale);
+    if (k == "camera") return parseCamera(v, d);
+    return unknownKey("", k,
+                      "solver, mode, fiber_form, params, stiffness, playback, activation, muscles, "
+                      "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, fast_render, error_scale, ui, "
+                      "camera");
+}
+
+std::string parseObject(const json& j, PresetData& d) {
+    if (!j.is_object()) return "a preset is a JSON object";
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (auto e = parseKey(it.key(), *it, d); !e.empty()) return e;
     return {};
 }
 

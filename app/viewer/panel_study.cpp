@@ -67,21 +67,19 @@ const char* kEqualCostText =
     "brings XPBD to the reference far sooner than spending it on iterations (to the left): in a shorter substep "
     "the inertia of the particles dominates the system the solver has to solve, and Gauss-Seidel solves such a "
     "system in few iterations (Macklin et al. 2019, \"Small Steps\"). PBD has no material to converge to: its answer moves with the split.";
-}  // namespace
 
-void drawStudyPanel(PanelContext& c) {
+// First shown centred above the timeline, as high as the window allows.
+void placeStudyWindow() {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     const float w = std::min(ds.x - 20.0f, 800.0f), h = std::max(200.0f, ds.y - kTimelineHeight - 16.0f);
     ImGui::SetNextWindowPos(ImVec2(0.5f * (ds.x - w), 8.0f), ImGuiCond_Appearing);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Appearing);
     ImGui::SetNextWindowBgAlpha(1.0f);  // the panels behind it would show through the plot
+}
+
+// The material slider and the choice of view.
+void drawMaterialAndView(PanelContext& c) {
     ViewerState& st = c.state;
-    bool open = true;
-    if (!ImGui::Begin("Study: how far does a hanging muscle stretch?", &open)) {
-        ImGui::End();
-        if (!open) c.actions.showStudy(false);
-        return;
-    }
     // The material, in N/m, on a log scale from soft to practically rigid.
     // The slider keeps its value in the state while dragged; the study runs
     // when it is released.
@@ -97,27 +95,31 @@ void drawStudyPanel(PanelContext& c) {
     if (ImGui::RadioButton("against iterations", !st.study_equal_cost)) st.study_equal_cost = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("at equal cost", st.study_equal_cost)) st.study_equal_cost = true;
+}
 
-    auto r = c.study.result();
+// A progress bar while the study runs; a button to start it when there is
+// nothing to show.
+void drawRunState(PanelContext& c, bool has_result) {
     if (c.study.running()) {
         char label[64];
-        std::snprintf(label, sizeof label, "running %.0f N/m: %.0f%%", double(k), double(100.0f * c.study.progress()));
+        std::snprintf(label, sizeof label, "running %.0f N/m: %.0f%%", double(c.state.study_stiffness),
+                      double(100.0f * c.study.progress()));
         ImGui::ProgressBar(c.study.progress(), ImVec2(260.0f, 0.0f), label);
-    } else if (!r) {
+    } else if (!has_result) {
         if (ImGui::Button("Run the study")) c.actions.runStudy();
     }
-    if (!r) {
-        ImGui::TextWrapped("%s", st.study_equal_cost ? kEqualCostText : kIterationsText);
-        ImGui::End();
-        if (!open) c.actions.showStudy(false);
-        return;
-    }
-    if (!r->error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", r->error.c_str());
+}
+
+// Above the plot: the error if any, the reference, the substep counts to
+// show (iterations view) and the PNG and CSV exports.
+void drawResultBar(PanelContext& c, const StudyResult& r) {
+    ViewerState& st = c.state;
+    if (!r.error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", r.error.c_str());
     if (!c.study.running()) {
-        ImGui::Text("reference %.3f %% stretch at %.0f N/m", r->reference_pct, r->settings.stiffness);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r->reference_method.c_str());
+        ImGui::Text("reference %.3f %% stretch at %.0f N/m", r.reference_pct, r.settings.stiffness);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.reference_method.c_str());
     }
-    const auto& subs = r->settings.substeps;
+    const auto& subs = r.settings.substeps;
     if (!st.study_equal_cost) {
         for (size_t i = 0; i < subs.size() && i < 8; ++i) {
             ImGui::SameLine();
@@ -130,35 +132,43 @@ void drawStudyPanel(PanelContext& c) {
     ImGui::SameLine();
     if (ImGui::Button("PNG")) {
         char path[64];
-        std::snprintf(path, sizeof path, "study-%.0f%s.png", r->settings.stiffness, st.study_equal_cost ? "-cost" : "");
+        std::snprintf(path, sizeof path, "study-%.0f%s.png", r.settings.stiffness, st.study_equal_cost ? "-cost" : "");
         c.actions.requestStudyPlot(path);
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("write the plot as study-<k>.png in the working directory");
     ImGui::SameLine();
     if (ImGui::Button("CSV")) {
         char path[64];
-        std::snprintf(path, sizeof path, "study-%.0f.csv", r->settings.stiffness);
+        std::snprintf(path, sizeof path, "study-%.0f.csv", r.settings.stiffness);
         c.actions.exportStudyCsv(path);
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("write every point as study-<k>.csv (docs/study.md \"Output\")");
+}
 
-    // The plot: its height leaves room for the paragraph under it.
-    const float text_h = 6.0f * ImGui::GetTextLineHeightWithSpacing();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(avail.x, std::max(160.0f, avail.y - text_h));
-    std::vector<double> all{r->reference_pct};
-    for (const auto& p : r->points)
-        if (p.ok && (p.view == "equal_cost") == st.study_equal_cost) all.push_back(p.elongation_pct);
-    plot::Axis ya;
+struct PlotLayout {
+    plot::Axis x, y;
+    std::vector<plot::LegendEntry> legend;
+};
+
+// The axes and legend of the view shown: the stretch (log) against the
+// iterations, one line style per substep count, or against the substeps at
+// equal cost.
+PlotLayout plotLayout(const StudyResult& r, bool equal_cost) {
+    PlotLayout out;
+    const auto& subs = r.settings.substeps;
+    std::vector<double> all{r.reference_pct};
+    for (const auto& p : r.points)
+        if (p.ok && (p.view == "equal_cost") == equal_cost) all.push_back(p.elongation_pct);
+    plot::Axis& ya = out.y;
     ya.label = "stretch at rest, % of the rest length";
     ya.log = true;
     logRange(all, ya.min, ya.max);
-    plot::Axis xa;
+    plot::Axis& xa = out.x;
     xa.log = true;
-    std::vector<plot::LegendEntry> legend;
+    std::vector<plot::LegendEntry>& legend = out.legend;
     for (int m = 0; m < 3; ++m) legend.push_back({kModeNames[m], kModeColors[m], Dash::Solid, Marker::None, 2.0f, true});
-    if (!st.study_equal_cost) {
-        const auto& its = r->settings.iterations;
+    if (!equal_cost) {
+        const auto& its = r.settings.iterations;
         xa.label = "iterations per substep";
         xa.min = double(its.front()) / 1.15;
         xa.max = double(its.back()) * 1.15;
@@ -167,8 +177,8 @@ void drawStudyPanel(PanelContext& c) {
             legend.push_back({std::to_string(subs[i]) + (subs[i] == 1 ? " substep" : " substeps"), IM_COL32(200, 200, 200, 255),
                               dashFor(i, subs.size()), markerFor(i, subs.size()), 2.0f, false});
     } else {
-        xa.label = "substeps per frame  (iterations = " + std::to_string(r->settings.equal_cost) + " / substeps)";
-        auto x = r->curve("equal_cost", sim::ConstraintMode::Xpbd);
+        xa.label = "substeps per frame  (iterations = " + std::to_string(r.settings.equal_cost) + " / substeps)";
+        auto x = r.curve("equal_cost", sim::ConstraintMode::Xpbd);
         xa.min = x.empty() ? 1.0 : double(x.front().substeps) / 1.2;
         xa.max = x.empty() ? 2.0 : double(x.back().substeps) * 1.2;
         for (const auto& p : x) {
@@ -177,16 +187,22 @@ void drawStudyPanel(PanelContext& c) {
         }
     }
     legend.push_back({"reference", kReferenceColor, Dash::Solid, Marker::None, 2.5f, false});
-    plot::Plot pl(xa, ya, size, 130.0f);
+    return out;
+}
+
+// The reference line and one curve per mode (and per shown substep count
+// in the iterations view).
+void drawCurves(plot::Plot& pl, const StudyResult& r, const ViewerState& st) {
+    const auto& subs = r.settings.substeps;
     char ref_label[64];
-    std::snprintf(ref_label, sizeof ref_label, "reference %.3g %%", r->reference_pct);
-    pl.hline(r->reference_pct, kReferenceColor, 2.5f, Dash::Solid, ref_label);
+    std::snprintf(ref_label, sizeof ref_label, "reference %.3g %%", r.reference_pct);
+    pl.hline(r.reference_pct, kReferenceColor, 2.5f, Dash::Solid, ref_label);
     for (int m = 0; m < 3; ++m) {
         if (!st.study_equal_cost) {
             for (size_t i = 0; i < subs.size(); ++i) {
                 if (i < 32 && (st.study_substeps_hidden & (1u << i))) continue;
                 std::vector<double> x, y;
-                for (const auto& p : r->curve("iterations", kModes[m], subs[i])) {
+                for (const auto& p : r.curve("iterations", kModes[m], subs[i])) {
                     x.push_back(double(p.iterations));
                     y.push_back(p.ok ? p.elongation_pct : NAN);
                 }
@@ -194,21 +210,52 @@ void drawStudyPanel(PanelContext& c) {
             }
         } else {
             std::vector<double> x, y;
-            for (const auto& p : r->curve("equal_cost", kModes[m])) {
+            for (const auto& p : r.curve("equal_cost", kModes[m])) {
                 x.push_back(double(p.substeps));
                 y.push_back(p.ok ? p.elongation_pct : NAN);
             }
             pl.line(x, y, kModeColors[m], 2.0f, Dash::Solid, Marker::Circle);
         }
     }
-    pl.legend(legend);
+}
+
+void drawPlot(PanelContext& c, const StudyResult& r) {
+    ViewerState& st = c.state;
+    // The plot: its height leaves room for the paragraph under it.
+    const float text_h = 6.0f * ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 size(avail.x, std::max(160.0f, avail.y - text_h));
+    const PlotLayout layout = plotLayout(r, st.study_equal_cost);
+    plot::Plot pl(layout.x, layout.y, size, 130.0f);
+    drawCurves(pl, r, st);
+    pl.legend(layout.legend);
+    // A PNG asked for (button or console) needs the plot's place on screen,
+    // known only here.
     if (!st.study_png_request.empty()) {
         const ImVec4 f = pl.frame();
         const float rect[4] = {f.x, f.y, f.z, f.w};
         c.actions.exportStudyPlot(st.study_png_request, rect);
         st.study_png_request.clear();
     }
-    ImGui::TextWrapped("%s", st.study_equal_cost ? kEqualCostText : kIterationsText);
+}
+
+void drawStudyContents(PanelContext& c) {
+    drawMaterialAndView(c);
+    const auto r = c.study.result();
+    drawRunState(c, r != nullptr);
+    if (r) {
+        drawResultBar(c, *r);
+        drawPlot(c, *r);
+    }
+    ImGui::TextWrapped("%s", c.state.study_equal_cost ? kEqualCostText : kIterationsText);
+}
+
+}  // namespace
+
+void drawStudyPanel(PanelContext& c) {
+    placeStudyWindow();
+    bool open = true;
+    if (ImGui::Begin("Study: how far does a hanging muscle stretch?", &open)) drawStudyContents(c);
     ImGui::End();
     if (!open) c.actions.showStudy(false);
 }

@@ -384,92 +384,78 @@ void Renderer::drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool
     glDisable(GL_BLEND);
 }
 
-void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOptions& opt, int fb_w, int fb_h) {
-    ++stats_.frames;
-    path_ = chooseRenderPath(opt.fast_render, software_, opt.msaa_samples);
-    if (shadow_map_.size() != path_.shadow_size) shadow_map_.create(path_.shadow_size);
-    target_.resize(fb_w, fb_h, path_.msaa_samples, path_.scale);
-    const bool have = topo_ && f.positions.size() == topo_->particle_count;
-
-    bounds_ = Bounds{};
-    if (have) {
-        prepareMuscles(f, opt);
-        if (muscle_bounds_.valid()) {
-            bounds_.add(muscle_bounds_.lo);
-            bounds_.add(muscle_bounds_.hi);
-        }
-        // Hidden bones keep their last upload (drawn again as soon as shown,
-        // re-posed first if they moved meanwhile).
-        if (opt.bones && !topo_->bones.empty()) {
-            prepareBones(f);
-            if (bone_bounds_.valid()) {
-                bounds_.add(bone_bounds_.lo);
-                bounds_.add(bone_bounds_.hi);
-            }
-        }
-        if (opt.skin && !translucent_.empty()) {
-            poseTranslucent(f);
-            for (const Translucent& t : translucent_)
-                if (t.bounds.valid()) {
-                    bounds_.add(t.bounds.lo);
-                    bounds_.add(t.bounds.hi);
-                }
+// Uploads this frame's muscles (and the bones and skin when shown) and sets
+// bounds_ to the box around all of them.
+void Renderer::prepareGeometry(const DrawFrame& f, const RenderOptions& opt) {
+    prepareMuscles(f, opt);
+    if (muscle_bounds_.valid()) {
+        bounds_.add(muscle_bounds_.lo);
+        bounds_.add(muscle_bounds_.hi);
+    }
+    // Hidden bones keep their last upload (drawn again as soon as shown,
+    // re-posed first if they moved meanwhile).
+    if (opt.bones && !topo_->bones.empty()) {
+        prepareBones(f);
+        if (bone_bounds_.valid()) {
+            bounds_.add(bone_bounds_.lo);
+            bounds_.add(bone_bounds_.hi);
         }
     }
-
-    const float aspect = float(fb_w) / float(std::max(fb_h, 1));
-    const glm::mat4 view_proj = cam.projection(aspect) * cam.view();
-    const glm::vec3 eye = cam.eye();
-
-    glEnable(GL_DEPTH_TEST);
-    glDisable(GL_CULL_FACE);
-    if (have && opt.shadows) {
-        // The shadow map covers the floor under the scene too (its depth
-        // range would otherwise end above a floor left below a raised limb).
-        Bounds lit = bounds_;
-        if (opt.ground) {
-            const glm::vec3 g = groundOrigin();
-            lit.add(glm::vec3(bounds_.center().x, g.y, bounds_.center().z));
-        }
-        // The same casters in the same light box: last frame's map is still
-        // right (the camera moving or a paused sim redraws no shadow map).
-        const ShadowKey key{geometry_version_, opt.bones && !topo_->bones.empty(), shadow_map_.size(), lit.lo, lit.hi,
-                            true};
-        if (!(key == shadow_key_)) {
-            shadow_key_ = key;
-            ++stats_.shadow_passes;
-            shadow_map_.begin(lit, light_dir_);
-            // Slope-scaled offset in the depth pass fights acne without peter-panning.
-            glEnable(GL_POLYGON_OFFSET_FILL);
-            glPolygonOffset(2.0f, 4.0f);
-            shadow_.use();
-            shadow_.set("u_view_proj", shadow_map_.lightViewProj());
-            muscles_.draw();
-            if (key.bones) {
-                bones_.draw();
-                for (const Textured& t : textured_) t.gpu.draw();
+    if (opt.skin && !translucent_.empty()) {
+        poseTranslucent(f);
+        for (const Translucent& t : translucent_)
+            if (t.bounds.valid()) {
+                bounds_.add(t.bounds.lo);
+                bounds_.add(t.bounds.hi);
             }
-            glDisable(GL_POLYGON_OFFSET_FILL);
-            shadow_map_.end();
-        }
     }
+}
 
-    target_.bindScene();
+void Renderer::shadowPass(const RenderOptions& opt) {
+    // The shadow map covers the floor under the scene too (its depth
+    // range would otherwise end above a floor left below a raised limb).
+    Bounds lit = bounds_;
+    if (opt.ground) {
+        const glm::vec3 g = groundOrigin();
+        lit.add(glm::vec3(bounds_.center().x, g.y, bounds_.center().z));
+    }
+    // The same casters in the same light box: last frame's map is still
+    // right (the camera moving or a paused sim redraws no shadow map).
+    const ShadowKey key{geometry_version_, opt.bones && !topo_->bones.empty(), shadow_map_.size(), lit.lo, lit.hi,
+                        true};
+    if (key == shadow_key_) return;
+    shadow_key_ = key;
+    ++stats_.shadow_passes;
+    shadow_map_.begin(lit, light_dir_);
+    // Slope-scaled offset in the depth pass fights acne without peter-panning.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 4.0f);
+    shadow_.use();
+    shadow_.set("u_view_proj", shadow_map_.lightViewProj());
+    muscles_.draw();
+    if (key.bones) {
+        bones_.draw();
+        for (const Textured& t : textured_) t.gpu.draw();
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    shadow_map_.end();
+}
+
+// Clears the scene target to the background gradient (full-screen
+// triangle, no depth).
+void Renderer::drawBackground() {
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    // Background gradient (full-screen triangle, no depth).
     glDisable(GL_DEPTH_TEST);
     background_.use();
     glBindVertexArray(empty_vao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
     glEnable(GL_DEPTH_TEST);
-    if (!have) {
-        target_.resolve();
-        return;
-    }
-    shadow_map_.bindTexture(kShadowUnit);
+}
 
+// The bones (when shown) and the muscles, lit and shadowed.
+void Renderer::drawOpaque(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt) {
     useLit(mesh_, view_proj, eye, opt);
     if (opt.bones && !topo_->bones.empty()) {
         bones_.draw();
@@ -485,12 +471,10 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     glPolygonOffset(1.0f, 1.0f);
     muscles_.draw();
     glDisable(GL_POLYGON_OFFSET_FILL);
+}
 
-    if (opt.ground) drawGround(view_proj, eye, opt.shadows);
-    // Translucent meshes cast no shadow: a faint skin around the muscles
-    // would otherwise shade every muscle inside it as if it were opaque.
-    if (opt.skin && !translucent_.empty()) drawTranslucent(view_proj, eye, opt);
-
+// The overlays' lines and points, blended over the scene.
+void Renderer::drawOverlays(const glm::mat4& view_proj) {
     lines_.use();
     lines_.set("u_view_proj", view_proj);
     // The same size on screen on either path (the fast path's scene is scaled up).
@@ -507,6 +491,39 @@ void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOp
     glEnable(GL_DEPTH_TEST);
     glDisable(GL_PROGRAM_POINT_SIZE);
     glDisable(GL_BLEND);
+}
+
+void Renderer::render(const DrawFrame& f, const OrbitCamera& cam, const RenderOptions& opt, int fb_w, int fb_h) {
+    ++stats_.frames;
+    path_ = chooseRenderPath(opt.fast_render, software_, opt.msaa_samples);
+    if (shadow_map_.size() != path_.shadow_size) shadow_map_.create(path_.shadow_size);
+    target_.resize(fb_w, fb_h, path_.msaa_samples, path_.scale);
+    const bool have = topo_ && f.positions.size() == topo_->particle_count;
+
+    bounds_ = Bounds{};
+    if (have) prepareGeometry(f, opt);
+
+    const float aspect = float(fb_w) / float(std::max(fb_h, 1));
+    const glm::mat4 view_proj = cam.projection(aspect) * cam.view();
+    const glm::vec3 eye = cam.eye();
+
+    glEnable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    if (have && opt.shadows) shadowPass(opt);
+
+    target_.bindScene();
+    drawBackground();
+    if (!have) {
+        target_.resolve();
+        return;
+    }
+    shadow_map_.bindTexture(kShadowUnit);
+    drawOpaque(view_proj, eye, opt);
+    if (opt.ground) drawGround(view_proj, eye, opt.shadows);
+    // Translucent meshes cast no shadow: a faint skin around the muscles
+    // would otherwise shade every muscle inside it as if it were opaque.
+    if (opt.skin && !translucent_.empty()) drawTranslucent(view_proj, eye, opt);
+    drawOverlays(view_proj);
     target_.resolve();
 }
 

@@ -93,6 +93,12 @@ private:
     void updateMuscleIndices(const RenderOptions& opt);
     void computeColors(const DrawFrame& f, const RenderOptions& opt);
     void drawGround(const glm::mat4& view_proj, const glm::vec3& eye, bool shadows);
+    // The passes of render(), in order.
+    void prepareGeometry(const DrawFrame& f, const RenderOptions& opt);
+    void shadowPass(const RenderOptions& opt);
+    void drawBackground();
+    void drawOpaque(const glm::mat4& view_proj, const glm::vec3& eye, const RenderOptions& opt);
+    void drawOverlays(const glm::mat4& view_proj);
 
     void poseTranslucent(const DrawFrame& f);
     void poseTextured(const DrawFrame& f);
