@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cfloat>
+
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
@@ -32,7 +35,12 @@ void drawHelpWindow(PanelContext& c) {
 
 void drawInfoOverlay(PanelContext& c) {
     const SimFrame& f = c.frame;
-    ImGui::SetNextWindowPos(ImVec2(350.0f, 10.0f), ImGuiCond_Always);
+    // In the free area's top-left corner, never wider than the free area:
+    // a long warning wraps instead of running under the Statistics panel.
+    const ViewerState::Area& area = c.state.free_area;
+    const float margin = 10.0f, max_w = std::max(120.0f, area.right - area.left - 2.0f * margin);
+    ImGui::SetNextWindowPos(ImVec2(area.left + margin, area.top + margin), ImGuiCond_Always);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(max_w, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -46,8 +54,20 @@ void drawInfoOverlay(PanelContext& c) {
                         double(c.stats.sim_ms.mean()), f.realtime_factor);
         ImGui::Text("%s %s  it %d  sub %d  threads %d  [%s]", solver.c_str(), mode.c_str(), p.iterations, p.substeps,
                     f.threads, engine::buildType());
-        if (!f.message.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", f.message.c_str());
-        if (!c.state.status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", c.state.status.c_str());
+        ImGui::PushTextWrapPos(max_w - 2.0f * ImGui::GetStyle().WindowPadding.x);
+        auto warning = [](ImVec4 colour, const std::string& text) {
+            ImGui::PushStyleColor(ImGuiCol_Text, colour);
+            ImGui::TextWrapped("%s", text.c_str());
+            ImGui::PopStyleColor();
+        };
+        if (!f.message.empty()) warning(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), f.message);
+        if (!c.state.status.empty()) warning(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), c.state.status);
+        ImGui::PopTextWrapPos();
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        c.state.info_rect[0] = pos.x;
+        c.state.info_rect[1] = pos.y;
+        c.state.info_rect[2] = size.x;
+        c.state.info_rect[3] = size.y;
     }
     ImGui::End();
 }

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
@@ -10,7 +12,12 @@ void drawPanels(PanelContext& c) {
 
     ImGui::SetNextWindowPos(ImVec2(0, 0), once);
     ImGui::SetNextWindowSize(ImVec2(kLeftPanelWidth, ds.y - kTimelineHeight), once);
-    if (ImGui::Begin("msxpbd")) {
+    // The panels' edges as drawn: what lies between them is the view's.
+    ViewerState::Area& area = c.state.free_area;
+    area = {0.0f, 0.0f, ds.x, ds.y};
+    const bool controls_open = ImGui::Begin("msxpbd");
+    area.left = std::max(area.left, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x);
+    if (controls_open) {
         if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
         if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) drawSolverPanel(c);
         if (ImGui::CollapsingHeader("Material")) drawMaterialPanel(c);
@@ -22,7 +29,9 @@ void drawPanels(PanelContext& c) {
 
     ImGui::SetNextWindowPos(ImVec2(ds.x - kRightPanelWidth, 0), once);
     ImGui::SetNextWindowSize(ImVec2(kRightPanelWidth, ds.y - kTimelineHeight), once);
-    if (ImGui::Begin("Statistics")) {
+    const bool stats_open = ImGui::Begin("Statistics");
+    area.right = std::min(area.right, ImGui::GetWindowPos().x);
+    if (stats_open) {
         if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
         if (ImGui::CollapsingHeader("Study: XPBD vs PBD, iterations and substeps")) {
             ImGui::TextWrapped("How far a hanging muscle stretches under XPBD and PBD, against a reference answer, "
@@ -35,7 +44,9 @@ void drawPanels(PanelContext& c) {
 
     ImGui::SetNextWindowPos(ImVec2(0, ds.y - kTimelineHeight), once);
     ImGui::SetNextWindowSize(ImVec2(ds.x, kTimelineHeight), once);
-    if (ImGui::Begin("Timeline", nullptr, ImGuiWindowFlags_NoCollapse)) drawTimelinePanel(c);
+    const bool timeline_open = ImGui::Begin("Timeline", nullptr, ImGuiWindowFlags_NoCollapse);
+    area.bottom = std::min(area.bottom, ImGui::GetWindowPos().y);
+    if (timeline_open) drawTimelinePanel(c);
     ImGui::End();
 
     drawInfoOverlay(c);

@@ -17,8 +17,9 @@ void drawLegend(PanelContext& c) {
     const bool glow = c.state.render.overlay(Overlay::Glow);
     if (groups && !error && !overlap) return;
     if (!error && !overlap && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
-    const ImVec2 ds = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(ds.x - 380.0f, ds.y - 76.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    // The free area's bottom-right corner (over the view, clear of the panels).
+    const ViewerState::Area& area = c.state.free_area;
+    ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.bottom - 12.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;

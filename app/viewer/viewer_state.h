@@ -47,6 +47,14 @@ struct ViewerState {
     int solo_muscle = -1;           // −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay
+    // The part of the window the panels leave free (window units), measured
+    // from the panels as they were drawn this frame (the user may move or
+    // resize them): the info overlay and the legend stay inside it. And the
+    // info overlay's own rectangle as drawn (x, y, width, height).
+    struct Area {
+        float left = 0.0f, top = 0.0f, right = 0.0f, bottom = 0.0f;
+    } free_area;
+    float info_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     std::string preset_path = "preset.json";
     // Widget-only state (text fields, lists) kept here rather than in statics.
     std::vector<std::string> scene_list;
