@@ -11,6 +11,7 @@
 #include "app/commands/commands.h"
 #include "engine/build_info.h"
 #include "engine/export/temp_files.h"
+#include "sim/printable.h"
 
 namespace {
 const char* kUsage =
@@ -68,10 +69,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "msxpbd %s: out of memory\n", cmd.c_str());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "msxpbd %s: error: %s\n", cmd.c_str(), e.what());
+        // An exception's text may carry a file's names: escaped, one line.
+        std::fprintf(stderr, "msxpbd %s: error: %s\n", sim::printable(cmd).c_str(), sim::printable(e.what()).c_str());
         return 1;
     }
     std::fprintf(stderr, "msxpbd: unknown command '%s' (commands: view, run, bench, gen, measure, bake, study; msxpbd --help)\n",
-                 cmd.c_str());
+                 sim::printable(cmd).c_str());
     return 1;
 }
