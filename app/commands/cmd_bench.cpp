@@ -290,8 +290,8 @@ BenchOptions parseBenchOptions(const CliArgs& args) {
     o.convergence = args.flag("--convergence");
     o.json_out = args.get("--json");
     o.csv_out = args.get("--csv");
-    for (const auto* out : {&o.json_out, &o.csv_out})
-        if (*out) checkOutputPath(out == &o.json_out ? "--json" : "--csv", **out);
+    if (o.json_out) checkOutputPath("--json", *o.json_out);
+    if (o.csv_out) checkOutputPath("--csv", *o.csv_out);
     // Every scene must load: a typo or a bad file is an error, not a table
     // of skipped rows (runs that fail later, a NaN, are still reported as rows).
     for (const auto& scene : o.scenes) {

@@ -31,21 +31,7 @@ std::string slurp(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
-// A fresh, empty folder for one test's files.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) : path(test::tempPath(name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string operator/(const std::string& f) const { return (path / f).string(); }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> out;
-        for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-        return out;
-    }
-};
+using test::TempDir;
 
 struct Muscle {
     std::string name;

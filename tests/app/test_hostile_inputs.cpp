@@ -28,7 +28,8 @@ using gltf_test::json;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using test::contains;
+using test::noControlCharacters;
 
 std::string num(double v) {
     std::ostringstream os;
@@ -43,18 +44,7 @@ json goodExtras() {
             {"insertion_bone", "hand"}};
 }
 
-// A fresh folder for one test's files, removed at the end.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) : path(test::tempPath(name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using test::TempDir;
 
 // ---------------------------------------------------------------- 1. stiffness and solver values
 
@@ -123,16 +113,6 @@ TEST(HostileInputs, NoSolverValueAcceptedBlowsUpTheFirstStep) {
 }
 
 // ---------------------------------------------------------------- 2. names from a file
-
-// Every byte of the output is printable text or a line break.
-::testing::AssertionResult noControlCharacters(const std::string& out) {
-    for (size_t i = 0; i < out.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(out[i]);
-        if ((c < 0x20 && c != '\n') || c == 0x7f)
-            return ::testing::AssertionFailure() << "control byte " << int(c) << " at " << i << " in: " << out;
-    }
-    return ::testing::AssertionSuccess();
-}
 
 // A name holding "\n" could forge an `error:` line; ESC [2J cleared the terminal.
 const std::string kForged = "x\x1b[2J\nerror: forged\r\x07";

@@ -2,11 +2,13 @@
 // buffer) so the loader is tested against files it did not write.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -229,5 +231,24 @@ inline Builder riggedBar(float root_y = 0.0f) {
                                         {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "rotation"}}}}}}}});
     return b;
 }
+
+// A fresh temporary folder, unique to this process and call, removed at the
+// end of the test.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& name) {
+        static std::atomic<int> serial{0};
+        path = std::filesystem::temp_directory_path() /
+               ("msxpbd_test_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
 
 }  // namespace gltf_test

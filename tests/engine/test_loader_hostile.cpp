@@ -24,19 +24,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) {
-        static std::atomic<int> serial{0};
-        path = fs::temp_directory_path() /
-               ("msxpbd_hostile_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
+// The shared temporary folder; some tests lock outside/locked, which has to be
+// opened again before the folder can be removed.
+struct TempDir : gltf_test::TempDir {
+    using gltf_test::TempDir::TempDir;
     ~TempDir() {
         std::error_code ec;
         fs::permissions(path / "outside" / "locked", fs::perms::owner_all, ec);
-        fs::remove_all(path, ec);
     }
 };
 

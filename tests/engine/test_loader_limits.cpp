@@ -33,21 +33,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh temporary folder, removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) {
-        static std::atomic<int> serial{0};
-        path = fs::temp_directory_path() /
-               ("msxpbd_limits_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using gltf_test::TempDir;
 
 long maxRssKiB() {
     rusage u{};

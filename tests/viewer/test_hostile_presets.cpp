@@ -14,16 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
-::testing::AssertionResult noControlCharacters(const std::string& out) {
-    for (size_t i = 0; i < out.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(out[i]);
-        if ((c < 0x20 && c != '\n') || c == 0x7f)
-            return ::testing::AssertionFailure() << "control byte " << int(c) << " at " << i << " in: " << out;
-    }
-    return ::testing::AssertionSuccess();
-}
+using test::contains;
+using test::noControlCharacters;
 
 void writeText(const fs::path& p, const std::string& s) {
     std::ofstream f(p, std::ios::binary);
