@@ -10,6 +10,7 @@
 #include "engine/build_info.h"
 #include "engine/gltf/gltf_loader.h"
 #include "engine/scene/builtin_scenes.h"
+#include "engine/scene/envelope_source.h"
 
 namespace engine {
 
@@ -83,6 +84,7 @@ std::string loadScene(const std::string& spec, Scene& out) {
         return err;
     }
     out.source = path;
+    attachEnvelope(out);
     return {};
 }
 

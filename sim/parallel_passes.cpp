@@ -41,6 +41,12 @@ void parallelPlanes(IterationContext& ctx) {
 void parallelContacts(IterationContext& ctx) {
     MasterPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
+    if (envelopeOn(ctx)) {
+        const float at = ctx.coef.alpha_tilde[fi(Family::Fascia)], s = ctx.coef.scale[fi(Family::Fascia)];
+        const int64_t n = int64_t(W.particles.size());
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < n; ++i) project::fascia(W, size_t(i), at, s);
+    }
     const int64_t runs = W.contact_runs.empty() ? 0 : int64_t(W.contact_runs.size()) - 1;
     // A particle's contacts are consecutive (one run): runs are independent.
 #pragma omp for schedule(static)
@@ -312,6 +318,13 @@ void MuscleIteration::prepare(const World& w) {
 
 void MuscleIteration::contacts(IterationContext& ctx, uint32_t m) const {
     World& W = ctx.world;
+    // The envelope first: a bone's hard contact has the last word on a
+    // vertex squeezed between the two.
+    if (envelopeOn(ctx)) {
+        const float at = ctx.coef.alpha_tilde[fi(Family::Fascia)], s = ctx.coef.scale[fi(Family::Fascia)];
+        const Muscle& mu = W.muscles[m];
+        for (uint32_t i = mu.first; i < mu.first + mu.surface_count; ++i) project::fascia(W, i, at, s);
+    }
     for (uint32_t run = run_begin_[m]; run < run_begin_[m + 1]; ++run)
         for (uint32_t k = W.contact_runs[run]; k < W.contact_runs[run + 1]; ++k)
             project::contact(W, k, ctx.coef, ctx.params.contact_radius);

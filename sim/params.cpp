@@ -7,10 +7,11 @@ namespace sim {
 
 namespace {
 constexpr std::array<std::string_view, kFamilyCount> kFamilyNames = {
-    "fiber", "structure", "volume", "contact", "sliding", "plane", "tissue"};
+    "fiber", "structure", "volume", "contact", "sliding", "plane", "tissue", "fascia"};
 constexpr std::array<std::string_view, 4> kSolverNames = {"sst", "jacobi", "coloring", "hybrid"};
 constexpr std::array<std::string_view, 3> kModeNames = {"xpbd", "pbd", "pbd-raw"};
 constexpr std::array<std::string_view, 2> kFiberFormNames = {"paper", "projected"};
+constexpr std::array<std::string_view, 2> kContactModelNames = {"spec", "limb"};
 
 template <typename E, size_t N>
 std::optional<E> parseName(const std::array<std::string_view, N>& names, std::string_view s) {
@@ -35,6 +36,11 @@ std::string familyList(std::string_view sep) { return joinNames(kFamilyNames, se
 std::string solverList(std::string_view sep) { return joinNames(kSolverNames, sep); }
 std::string modeList(std::string_view sep) { return joinNames(kModeNames, sep); }
 std::string fiberFormList(std::string_view sep) { return joinNames(kFiberFormNames, sep); }
+std::string contactModelList(std::string_view sep) { return joinNames(kContactModelNames, sep); }
+std::string_view contactModelName(ContactModel c) { return kContactModelNames[static_cast<int>(c)]; }
+std::optional<ContactModel> parseContactModel(std::string_view s) {
+    return parseName<ContactModel>(kContactModelNames, s);
+}
 std::span<const std::string_view> solverNames() { return kSolverNames; }
 std::optional<Family> parseFamily(std::string_view s) { return parseName<Family>(kFamilyNames, s); }
 std::string_view solverName(SolverKind s) { return kSolverNames[static_cast<int>(s)]; }
@@ -73,6 +79,9 @@ FamilyStiffness FamilyStiffness::xpbdDefaults() {
     s[Family::Sliding] = 50.0f;
     s[Family::Plane] = kInfiniteStiffness;
     s[Family::Tissue] = 0.1f;
+    // The fascia holds muscles inside the limb firmly but not rigidly (its
+    // value measured on T5–T7: docs/lab/fascia-envelope.md).
+    s[Family::Fascia] = 1.0e3f;
     return s;
 }
 
@@ -85,6 +94,7 @@ FamilyStiffness FamilyStiffness::pbdDefaults() {
     s[Family::Sliding] = 0.1f;
     s[Family::Plane] = 1.0f;
     s[Family::Tissue] = 0.5f;
+    s[Family::Fascia] = 1.0f;
     return s;
 }
 
@@ -150,6 +160,7 @@ StiffnessRange stiffnessRange(ConstraintMode mode, Family f) {
         {1e-6, 1e12, true},  // sliding
         {1e-6, 1e12, true},  // plane
         {1e-6, 1e12, true},  // tissue
+        {1e-6, 1e12, true},  // fascia
     }};
     if (mode != ConstraintMode::Xpbd) return {0.0, 1.0, false};
     return kXpbd[static_cast<size_t>(fi(f))];

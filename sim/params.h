@@ -17,7 +17,9 @@ namespace sim {
 // Constraint families with a user-facing stiffness (attachments are always hard).
 // Contact: a muscle against a bone (rigid, hard by default); Tissue: a muscle
 // against another muscle (soft tissue on soft tissue, compliant by default).
-enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Tissue, Count };
+// Fascia: a muscle against the envelope around the limb (docs/model.md §3.8),
+// one-sided and compliant.
+enum class Family : uint8_t { Fiber, Structure, Volume, Contact, Sliding, Plane, Tissue, Fascia, Count };
 constexpr int kFamilyCount = static_cast<int>(Family::Count);
 // Index of a family in per-family arrays.
 constexpr int fi(Family f) { return static_cast<int>(f); }
@@ -47,6 +49,10 @@ enum class SolverKind : uint8_t { Sst, Jacobi, Coloring, Hybrid };
 // iteration count — the contrast of the students' study).
 enum class ConstraintMode : uint8_t { Xpbd, Pbd, PbdRaw };
 enum class FiberForm : uint8_t { Paper, Projected };
+// Which contact model holds the muscles in the limb: the specification's
+// contacts alone (spec), or with the fascia envelope around them (limb,
+// docs/model.md §3.8), kept for comparison.
+enum class ContactModel : uint8_t { Spec, Limb };
 
 std::string_view solverName(SolverKind s);
 std::optional<SolverKind> parseSolver(std::string_view name);
@@ -54,17 +60,21 @@ std::string_view modeName(ConstraintMode m);
 std::optional<ConstraintMode> parseMode(std::string_view name);
 std::string_view fiberFormName(FiberForm f);
 std::optional<FiberForm> parseFiberForm(std::string_view name);
+std::string_view contactModelName(ContactModel c);
+std::optional<ContactModel> parseContactModel(std::string_view name);
 // The valid names joined by `sep`, for help texts, errors and presets (the
 // same tables parse*() read, so a new entry shows up everywhere at once).
 std::string solverList(std::string_view sep = ", ");
 std::string modeList(std::string_view sep = ", ");
 std::string fiberFormList(std::string_view sep = ", ");
+std::string contactModelList(std::string_view sep = ", ");
 std::span<const std::string_view> solverNames();
 
 struct SolverParams {
     SolverKind solver = SolverKind::Sst;
     ConstraintMode mode = ConstraintMode::Xpbd;
     FiberForm fiber_form = FiberForm::Projected;
+    ContactModel contacts = ContactModel::Limb;
     int iterations = 10;
     int substeps = 1;
     int threads = 0;  // 0 = all cores

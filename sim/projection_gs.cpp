@@ -96,6 +96,15 @@ void planes(IterationContext& ctx) {
 void contacts(IterationContext& ctx) {
     ScopedPhase timer(ctx.timers, Phase::Contact);
     World& W = ctx.world;
+    // The envelope first (each particle's before its contacts: a particle's
+    // constraints here move only it, so this is the per-particle order).
+    if (envelopeOn(ctx)) {
+        const float at = ctx.coef.alpha_tilde[fi(Family::Fascia)], s = ctx.coef.scale[fi(Family::Fascia)];
+        for (size_t i = 0; i < W.particles.size(); ++i) {
+            project::fascia(W, i, at, s);
+            if (report(ctx, Family::Fascia, i, uint32_t(i), W.particles.p[i])) return;
+        }
+    }
     for (size_t k = 0; k < W.contacts.size(); ++k) {
         project::contact(W, k, ctx.coef, ctx.params.contact_radius);
         const uint32_t i = W.contacts[k].particle;

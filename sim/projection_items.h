@@ -50,6 +50,21 @@ inline void plane(World& W, size_t pl, size_t i, float alpha_tilde, float scale,
     p[i] += (wi * dl) * plane.normal;
 }
 
+// The fascia envelope on particle i (docs/model.md §3.8): held at least its
+// margin inside, C = (q − p)·n − margin ≥ 0, against the plane placed for the
+// substep (sim/envelope.h). Only the muscle's vertex moves.
+inline void fascia(World& W, size_t i, float alpha_tilde, float scale) {
+    Envelope& E = W.envelope;
+    // Not bound, or no plane this substep (placeEnvelope: n = 0).
+    if (E.tri[i] < 0 || (E.n[i].x == 0.0f && E.n[i].y == 0.0f && E.n[i].z == 0.0f)) return;
+    auto& p = W.particles.p;
+    const float wi = W.particles.w[i];
+    float dl = unilateralDelta(glm::dot(E.q[i] - p[i], E.n[i]) - E.margin[i], wi, alpha_tilde, scale, E.lambda[i]);
+    if (dl == 0.0f) return;
+    E.lambda[i] += dl;
+    p[i] -= (wi * dl) * E.n[i];
+}
+
 // A capsule contact whose vertex lies clearly outside the capsule's reach
 // (its radius plus r, plus kCapsuleSkipMargin) and that holds no λ: the
 // projection below would return without a change (C > 0, λ ≤ 0), so its

@@ -65,11 +65,30 @@ struct PlaneDesc {
     glm::vec3 normal{0.0f, 1.0f, 0.0f};
 };
 
+// The envelope that keeps the muscles inside the limb (docs/model.md §3.8): the
+// skin's surface in the bind pose (world space), posed by the caller every
+// frame (Simulation::setEnvelopePose). Muscle surface vertices are held at
+// least `thickness` (the subcutaneous layer) inside it, or as deep as they lie
+// at rest when that is less. No triangles: no envelope (the scene behaves as
+// without one).
+// The subcutaneous layer the muscles stay under by default (m): a thin adult
+// layer over the arm and thigh; the generator fits its skins with it.
+inline constexpr float kDefaultEnvelopeThickness = 0.003f;
+
+struct EnvelopeDesc {
+    std::string name;                   // the skin node's name ("skin" in the generated scenes)
+    std::vector<glm::vec3> vertices;    // bind pose, world space, one per position (welded)
+    std::vector<glm::uvec3> triangles;  // outward (CCW) winding
+    float thickness = kDefaultEnvelopeThickness;  // m: the subcutaneous layer the muscles stay under
+    bool empty() const { return triangles.empty(); }
+};
+
 struct SceneDesc {
     std::string name;
     std::vector<BodyDesc> bodies;
     std::vector<MuscleDesc> muscles;
     std::vector<PlaneDesc> planes;
+    EnvelopeDesc envelope;
     float sliding_radius = 0.01f;  // m: setup radius for sliding connections
     // Multiplies SolverParams::gravity for this scene: 0 makes a scene
     // weightless (the built-in T1 and P2 float like the thesis' test scenes,

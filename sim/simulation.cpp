@@ -102,6 +102,16 @@ void Simulation::setBodyTransforms(const std::vector<glm::mat4>& frame_end) {
     for (size_t i = 0; i < world_.bodies.size() && i < frame_end.size(); ++i) world_.bodies[i].curr = frame_end[i];
 }
 
+void Simulation::setEnvelopePose(const std::vector<glm::vec3>& frame_end) {
+    Envelope& e = world_.envelope;
+    if (!e.active() || frame_end.size() != e.curr.size()) return;
+    // A non-finite vertex (a broken pose) keeps the envelope where it was
+    // rather than spreading NaN into every muscle that touches it.
+    for (const glm::vec3& v : frame_end)
+        if (!finite3(v)) return;
+    e.curr = frame_end;
+}
+
 void Simulation::setActivation(size_t m, float a) {
     if (m >= world_.muscles.size()) return;
     world_.muscles[m].target_activation = std::isfinite(a) ? std::clamp(a, 0.0f, 1.0f) : 0.0f;
@@ -141,13 +151,18 @@ void Simulation::captureState(State& s) const {
     }
     s.sliding.resize(w.sliding.size());
     for (size_t k = 0; k < w.sliding.size(); ++k) s.sliding[k] = {w.sliding[k].q, w.sliding[k].n};
+    // The pose the frame starts from (after a step, the one it ended at);
+    // the next frame's end pose is the caller's to set.
+    s.envelope = w.envelope.prev;
+    s.envelope_tri = w.envelope.tri;
 }
 
 std::string Simulation::restore(const State& s) {
     World& w = world_;
     if (s.x.size() != w.particles.size() || s.v.size() != w.particles.size() ||
         s.activation.size() != w.muscles.size() || s.target_activation.size() != w.muscles.size() ||
-        s.bodies.size() != w.bodies.size() || s.sliding.size() != w.sliding.size())
+        s.bodies.size() != w.bodies.size() || s.sliding.size() != w.sliding.size() ||
+        s.envelope.size() != w.envelope.curr.size() || s.envelope_tri.size() != w.envelope.tri.size())
         return "the saved state belongs to another scene";
     frame_ = s.frame;
     time_ = s.time;
@@ -171,6 +186,8 @@ std::string Simulation::restore(const State& s) {
         w.sliding[k].q = s.sliding[k].q;
         w.sliding[k].n = s.sliding[k].n;
     }
+    w.envelope.prev = w.envelope.curr = w.envelope.now = s.envelope;
+    w.envelope.tri = s.envelope_tri;
     // Contacts were found for positions that are gone: a residual or an
     // overlay computed from them would describe the undone step.
     w.contacts.clear();
@@ -308,6 +325,7 @@ void Simulation::resetLambdas() {
     std::fill(W.plane_lambda.begin(), W.plane_lambda.end(), 0.0f);
     std::fill(W.sliding_lambda.begin(), W.sliding_lambda.end(), 0.0f);
     std::fill(W.contact_lambda.begin(), W.contact_lambda.end(), 0.0f);
+    std::fill(W.envelope.lambda.begin(), W.envelope.lambda.end(), 0.0f);
 }
 
 // One animation frame (docs/model.md §2). With `check`, the sequential solver is used
@@ -345,6 +363,10 @@ void Simulation::runFrame(FailureSite* check) {
                 }
         }
         placeAttachments();
+        if (envelopeOn()) {
+            ScopedPhase timer(timers_, Phase::Envelope);
+            placeEnvelope(world_, float(s + 1) / float(substeps), params_.contact_radius);
+        }
         {
             ScopedPhase timer(timers_, Phase::Contacts);
             const bool full = params_.search_every > 0 ? s % params_.search_every == 0 : s == 0;
@@ -408,12 +430,16 @@ StepReport Simulation::stepFrame() {
         // Undo, replay with checks to find the first failing constraint, undo
         // again: the replay and the next step start from the state (bones'
         // substep motion included) this attempt started from.
+        // The envelope's end pose is the caller's, not part of the state.
+        std::swap(envelope_target_, world_.envelope.curr);
         restore(saved_);
+        world_.envelope.curr = envelope_target_;
         FailureSite site;
         PhaseTimers scratch = timers_;
         runFrame(&site);
         timers_ = scratch;
         restore(saved_);
+        std::swap(envelope_target_, world_.envelope.curr);
         // The saved velocities may themselves carry the poison (a NaN fed in
         // from outside); the restored state must be steppable.
         for (auto& v : P.v)
@@ -423,6 +449,7 @@ StepReport Simulation::stepFrame() {
         return report;
     }
     for (auto& b : world_.bodies) b.prev = b.curr;
+    world_.envelope.prev = world_.envelope.curr;
     time_ += params_.frame_dt;
     ++frame_;
     return report;
@@ -554,9 +581,22 @@ Simulation::MusclePenetration Simulation::musclePenetration() const {
     const float r = params_.contact_radius;
     const TissueOverlapResult o = tissue_overlap_.measure(world_, world_.particles.x, r + 0.003f);
     MusclePenetration mp;
-    if (o.particle >= 0 && o.depth > r) mp = {o.depth - r, o.muscle, o.into, o.particle, 0, {}};
+    if (o.particle >= 0 && o.depth > r) {
+        mp.depth = o.depth - r;
+        mp.muscle = o.muscle;
+        mp.into = o.into;
+        mp.particle = o.particle;
+    }
     mp.vertices_past_3mm = o.vertices_inside;
     mp.pairs_past_3mm = o.pairs;
+    mp.deepest_raw = o.particle >= 0 ? o.depth : 0.0f;
+    const std::vector<float>& depth = tissue_overlap_.vertexDepth();
+    for (const Muscle& m : world_.muscles)
+        for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+            if (world_.particles.w[i] == 0.0f) continue;
+            ++mp.free_vertices;
+            if (i < depth.size() && depth[i] > 0.003f) ++mp.vertices_past_3mm_raw;
+        }
     for (TissuePairOverlap& q : mp.pairs_past_3mm) q.deepest -= r;
     return mp;
 }
@@ -580,6 +620,10 @@ uint64_t positionsHash(const std::vector<glm::vec3>& X) {
         }
     }
     return h;
+}
+
+EnvelopeOutside Simulation::envelopeOutside() const {
+    return measureOutside(world_, world_.particles.x, world_.envelope.prev);
 }
 
 uint64_t Simulation::positionsHash() const { return sim::positionsHash(world_.particles.x); }

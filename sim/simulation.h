@@ -78,6 +78,10 @@ public:
     // SceneDesc::bodies order). Attachment targets are interpolated between the
     // previous and these transforms across substeps.
     void setBodyTransforms(const std::vector<glm::mat4>& frame_end);
+    // The envelope's vertices at the end of the next frame (world space, in
+    // SceneDesc::envelope's order), as the caller posed the skin; interpolated
+    // across substeps. Ignored unless the size matches (no envelope: empty).
+    void setEnvelopePose(const std::vector<glm::vec3>& frame_end);
     // Target activation per muscle (filtered, docs/model.md §5); clamped to [0, 1].
     void setActivation(size_t muscle, float a);
     void setAllActivations(float a);
@@ -126,6 +130,12 @@ public:
         int into = -1;       // the muscle it went into
         int particle = -1;
         int vertices_past_3mm = 0;
+        // By raw depth inside (the contact radius not taken off): the
+        // deepest, and how many of the free surface vertices measured lie
+        // more than 3 mm inside.
+        float deepest_raw = 0.0f;
+        int vertices_past_3mm_raw = 0;
+        int free_vertices = 0;
         // The vertices past 3 mm by pair (muscle into `into`), ordered by
         // (muscle, into); `deepest` less the contact radius as `depth`.
         std::vector<TissuePairOverlap> pairs_past_3mm;
@@ -135,6 +145,9 @@ public:
     // past the contact radius it lies inside another muscle (m; 0 where it
     // is not, and for attached vertices and branch points).
     void musclePenetrationPerVertex(std::vector<float>& out) const;
+    // How far muscle surface vertices lie outside the envelope (the skin as
+    // posed for the current frame; sim/envelope.h). Empty without one.
+    EnvelopeOutside envelopeOutside() const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
     const PhaseTimers& timers() const { return timers_; }
     PhaseTimers& timers() { return timers_; }
@@ -160,6 +173,9 @@ private:
     void resetLambdas();
     void runFrame(FailureSite* check);
     bool finiteState() const;
+    // The fascia envelope takes part in the step (the scene has one and the
+    // limb contact model is chosen).
+    bool envelopeOn() const { return world_.envelope.active() && params_.contacts == ContactModel::Limb; }
     NanReport describe(const FailureSite& site) const;
     Residuals residualsOf(const std::vector<glm::vec3>& positions) const;
 
@@ -178,6 +194,7 @@ private:
     std::vector<float> volume_scratch_;   // per-muscle compliance table (prepareFrame)
     State initial_;  // as built by load(): what reset() returns to
     State saved_;    // the state before the step, restored by the NaN guard
+    std::vector<glm::vec3> envelope_target_;  // the NaN guard keeps the caller's envelope pose here
 };
 
 }  // namespace sim

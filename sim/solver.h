@@ -52,6 +52,11 @@ struct IterationContext {
     }
 };
 
+// Whether the fascia envelope takes part in this solve (docs/model.md §3.8).
+inline bool envelopeOn(const IterationContext& ctx) {
+    return ctx.world.envelope.active() && ctx.params.contacts == ContactModel::Limb;
+}
+
 class Solver {
 public:
     virtual ~Solver() = default;

@@ -31,11 +31,16 @@ struct State {
     std::vector<float> activation, target_activation;
     std::vector<BodyState> bodies;
     std::vector<SlidingState> sliding;
+    // The fascia envelope (sim/envelope.h): its pose at the end of `frame`
+    // and the triangle each vertex's walk starts from (empty: no envelope).
+    std::vector<glm::vec3> envelope;
+    std::vector<int32_t> envelope_tri;
 
     size_t bytes() const {
         return sizeof(State) + (x.capacity() + v.capacity()) * sizeof(glm::vec3) +
                (activation.capacity() + target_activation.capacity()) * sizeof(float) +
-               bodies.capacity() * sizeof(BodyState) + sliding.capacity() * sizeof(SlidingState);
+               bodies.capacity() * sizeof(BodyState) + sliding.capacity() * sizeof(SlidingState) +
+               envelope.capacity() * sizeof(glm::vec3) + envelope_tri.capacity() * sizeof(int32_t);
     }
 };
 

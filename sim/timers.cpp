@@ -4,7 +4,7 @@ namespace sim {
 
 namespace {
 constexpr std::array<std::string_view, kPhaseCount> kNames = {
-    "predict", "targets", "contacts", "fiber", "structure", "distance", "volume",
+    "predict", "targets", "contacts", "envelope", "fiber", "structure", "distance", "volume",
     "attachment", "plane", "contact", "sliding", "update"};
 }
 

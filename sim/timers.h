@@ -13,6 +13,7 @@ enum class Phase : int {
     Predict,       // gravity, damping, prediction
     Targets,       // attachment targets from bone transforms
     Contacts,      // contact search and sliding re-projection
+    Envelope,      // the fascia envelope posed for the substep, each vertex's walk to its plane
     Fiber,         // surface fibre distance constraints (SST)
     Structure,     // spokes and medulla (SST)
     Distance,      // fibre + structure + sliding together (parallel modes; Jacobi's averaging included)

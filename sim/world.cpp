@@ -426,7 +426,7 @@ std::string buildWorld(const SceneDesc& scene, World& out) {
 
     assignCarriers(out);
     startAtRest(out);
-    return {};
+    return buildEnvelope(scene.envelope, out);
 }
 
 }  // namespace sim

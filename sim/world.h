@@ -14,6 +14,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "sim/envelope.h"
 #include "sim/geometry.h"
 #include "sim/params.h"
 #include "sim/scene_desc.h"
@@ -185,6 +186,7 @@ struct World {
     std::vector<SlidingConnection> sliding;
     std::vector<float> sliding_lambda;
     std::vector<float> plane_lambda;       // planes.size() × particles
+    Envelope envelope;                     // the fascia around the muscles (inactive: none)
 
     size_t surfaceVertexCount() const;
     size_t branchPointCount() const;

@@ -8,7 +8,7 @@
 namespace app {
 
 std::vector<std::string> solverFlagNames() {
-    std::vector<std::string> names = {"--solver", "--mode", "--fiber", "--stiffness"};
+    std::vector<std::string> names = {"--solver", "--mode", "--fiber", "--contacts", "--stiffness"};
     for (const auto& p : sim::numericParams()) names.push_back(std::string("--") + p.name);
     return names;
 }
@@ -28,6 +28,11 @@ void applySolverFlags(const CliArgs& args, sim::SolverParams& p) {
         auto f = sim::parseFiberForm(*s);
         if (!f) throw CliError("--fiber '" + *s + "' is unknown (valid: " + sim::fiberFormList() + ")");
         p.fiber_form = *f;
+    }
+    if (auto s = args.get("--contacts")) {
+        auto c = sim::parseContactModel(*s);
+        if (!c) throw CliError("--contacts '" + *s + "' is unknown (valid: " + sim::contactModelList() + ")");
+        p.contacts = *c;
     }
     for (const auto& np : sim::numericParams()) {
         std::string flag = std::string("--") + np.name;
@@ -70,6 +75,9 @@ std::string solverFlagsHelp() {
        << "  constraint formulation: XPBD; PBD with k' = 1-(1-k)^(1/n);\n"
           "                           PBD with k applied raw at every iteration\n"
        << "  --fiber " << sim::fiberFormList("|") << "  fibre rest-length form (docs/model.md 3.1)\n"
+       << "  --contacts " << sim::contactModelList("|")
+       << "  the specification's contacts alone, or with the fascia envelope\n"
+       << "                           that keeps the muscles inside the skin (default limb; docs/model.md 3.8)\n"
        << "  --stiffness FAMILY=K     families: " << sim::familyList(" ")
        << "\n"
           "                           (contact: muscle against bone; tissue: muscle against muscle);\n"

@@ -289,6 +289,7 @@ std::string parseKey(const std::string& k, const json& v, PresetData& d) {
     if (k == "solver") return getName(v, k, &sim::parseSolver, sim::solverList(), d.solver);
     if (k == "mode") return getName(v, k, &sim::parseMode, sim::modeList(), d.mode);
     if (k == "fiber_form") return getName(v, k, &sim::parseFiberForm, sim::fiberFormList(), d.fiber_form);
+    if (k == "contacts") return getName(v, k, &sim::parseContactModel, sim::contactModelList(), d.contacts);
     if (k == "params") return parseParams(v, d);
     if (k == "stiffness") return parseStiffness(v, d);
     // Playback and muscles.
@@ -308,7 +309,7 @@ std::string parseKey(const std::string& k, const json& v, PresetData& d) {
     if (k == "error_scale") return getFloatOpt(v, k, lim::kErrorScaleMin, lim::kErrorScaleMax, d.error_scale);
     if (k == "camera") return parseCamera(v, d);
     return unknownKey("", k,
-                      "solver, mode, fiber_form, params, stiffness, playback, activation, muscles, "
+                      "solver, mode, fiber_form, contacts, params, stiffness, playback, activation, muscles, "
                       "overpressure, overlays, shadows, bones, ground, skin, skin_opacity, fast_render, error_scale, ui, "
                       "camera");
 }

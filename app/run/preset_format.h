@@ -48,6 +48,7 @@ struct PresetData {
     std::optional<sim::SolverKind> solver;
     std::optional<sim::ConstraintMode> mode;
     std::optional<sim::FiberForm> fiber_form;
+    std::optional<sim::ContactModel> contacts;
     std::vector<std::pair<const sim::NumericParam*, double>> params;  // file order, in range
     std::vector<std::pair<sim::Family, float>> xpbd_stiffness, pbd_stiffness;
     std::optional<bool> playing, loop;

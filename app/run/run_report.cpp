@@ -22,6 +22,15 @@ int vertexOf(const sim::Simulation& s, int muscle, int particle) {
     return uint32_t(particle) >= m.first ? int(uint32_t(particle) - m.first) : -1;
 }
 
+// The median and the largest of per-frame values (0 when there are none).
+nlohmann::json medianAndMax(std::vector<float> v) {
+    if (v.empty()) return {{"median", 0.0}, {"max", 0.0}};
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    const double median = n % 2 ? double(v[n / 2]) : 0.5 * (double(v[n / 2 - 1]) + double(v[n / 2]));
+    return {{"median", median}, {"max", double(v.back())}};
+}
+
 }  // namespace
 
 void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
@@ -38,6 +47,21 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         muscle_penetration = {mp.depth, mp.muscle, s.frame(),
                               mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string(),
                               vertexOf(s, mp.muscle, mp.particle)};
+    if (mp.deepest_raw > into_muscle.value || into_muscle.frame < 0)
+        into_muscle = {mp.deepest_raw, mp.muscle, s.frame(),
+                       mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string(),
+                       vertexOf(s, mp.muscle, mp.particle)};
+    into_share_past_3mm.push_back(mp.free_vertices > 0 ? float(mp.vertices_past_3mm_raw) / float(mp.free_vertices) : 0.0f);
+    if (s.world().envelope.active()) {
+        has_envelope = true;
+        const sim::EnvelopeOutside o = s.envelopeOutside();
+        if (o.deepest > outside_skin.value || outside_skin.frame < 0)
+            outside_skin = {o.deepest, o.muscle, s.frame(), {}, vertexOf(s, o.muscle, o.particle)};
+        outside_share_past_2mm.push_back(o.vertices > 0 ? float(o.vertices_past_2mm) / float(o.vertices) : 0.0f);
+        outside_per_muscle.resize(o.muscle_deepest.size(), 0.0f);
+        for (size_t m = 0; m < o.muscle_deepest.size(); ++m)
+            outside_per_muscle[m] = std::max(outside_per_muscle[m], o.muscle_deepest[m]);
+    }
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
     if (trace) {
         trace_time.push_back(s.time());
@@ -99,6 +123,7 @@ nlohmann::json runSetup(const std::string& scene, const sim::Simulation& s) {
     j["solver"] = std::string(sim::solverName(p.solver));
     j["mode"] = std::string(sim::modeName(p.mode));
     j["fiber_form"] = std::string(sim::fiberFormName(p.fiber_form));
+    j["contacts"] = std::string(sim::contactModelName(p.contacts));
     j["threads"] = p.threads > 0 ? p.threads : omp_get_num_procs();
     j["build_type"] = buildType();
     // OpenMP's waiting policy in force (the program picks passive unless told).
@@ -116,6 +141,16 @@ nlohmann::json runSetup(const std::string& scene, const sim::Simulation& s) {
     j["constraints"] = {{"fiber", c.fiber},     {"structure", c.structure}, {"volume", c.volume},
                         {"attachment", c.attachment}, {"plane", c.plane}, {"contact", c.contact},
                         {"sliding", c.sliding}, {"total", c.total()}};
+    if (w.envelope.active()) {
+        // At rest: the muscles' bind pose against the skin's.
+        const sim::EnvelopeOutside o = sim::measureOutside(w, w.particles.rest, w.envelope.rest);
+        j["envelope"] = {{"name", w.envelope.name},
+                         {"triangles", w.envelope.triangles.size()},
+                         {"thickness_m", w.envelope.thickness},
+                         {"outside_at_rest_m", o.deepest},
+                         {"outside_at_rest_past_1mm", o.vertices_past_1mm}};
+
+    }
     j["colors"] = s.colorCount();
     j["colors_without_hub_remedy"] = s.colorsWithoutRemedy();
     auto sizes = s.colorSizes();
@@ -195,6 +230,22 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
                          {"muscle_pairs_past_3mm_total", pairs.size()},
                          {"min_volume_ratio", extreme(rec.min_volume_ratio, nullptr)},
                          {"max_volume_ratio", extreme(rec.max_volume_ratio, nullptr)}};
+    if (!rec.frame_ms.empty() && rec.measure) {
+        // The limb measures (docs/model.md §8): outside the skin, and inside
+        // another muscle by raw depth; shares per frame, their median frame.
+        json limb = {{"into_muscle_m", extreme(rec.into_muscle, "into")},
+                     {"into_share_past_3mm", medianAndMax(rec.into_share_past_3mm)}};
+        if (rec.has_envelope) {
+            limb["outside_skin_m"] = extreme(rec.outside_skin, "into");
+            limb["outside_skin_m"].erase("into");
+            limb["outside_share_past_2mm"] = medianAndMax(rec.outside_share_past_2mm);
+            json per = json::object();
+            for (size_t m = 0; m < rec.outside_per_muscle.size() && m < stats.size(); ++m)
+                per[stats[m].name] = rec.outside_per_muscle[m];
+            limb["outside_skin_per_muscle_m"] = per;
+        }
+        j["over_run"]["limb"] = limb;
+    }
     if (rec.trace) {
         json names = json::array();
         for (const auto& m : stats) names.push_back(m.name);

@@ -50,6 +50,15 @@ struct RunRecorder {
         int64_t frame = -1;
     };
     std::vector<PairOverlap> muscle_pairs;  // ordered by (muscle, into)
+    // The limb measures (docs/model.md §8), per frame and over the run:
+    // surface vertices outside the skin (the envelope as posed from the
+    // file), and inside another muscle (raw depth, without the contact radius).
+    Extreme outside_skin;
+    std::vector<float> outside_share_past_2mm;  // per frame: share of the measured vertices
+    std::vector<float> outside_per_muscle;      // per muscle: the farthest out over the run, m
+    bool has_envelope = false;
+    Extreme into_muscle;
+    std::vector<float> into_share_past_3mm;     // per frame: share of the free surface vertices
     void addFrame(double ms, const sim::Simulation& s);
     double median() const;
     double percentile(double q) const;

@@ -113,7 +113,13 @@ float SceneDriver::activationAt(size_t m, double t) const {
 
 sim::StepReport SceneDriver::step() {
     const double t_end = time() + double(sim_->params().frame_dt);
-    if (animation() >= 0) sim_->setBodyTransforms(scene_.bodyTransforms(animation(), animationTime(t_end)));
+    if (animation() >= 0) {
+        sim_->setBodyTransforms(scene_.bodyTransforms(animation(), animationTime(t_end)));
+        if (scene_.envelope_mesh >= 0) {
+            scene_.envelopePose(animation(), animationTime(t_end), envelope_pose_);
+            sim_->setEnvelopePose(envelope_pose_);
+        }
+    }
     for (size_t m = 0; m < sim_->world().muscles.size(); ++m) sim_->setActivation(m, activationAt(m, t_end));
     return sim_->stepFrame();
 }
@@ -127,6 +133,12 @@ void SceneDriver::reset() {
     sim_->reset();
     sim_->setBodyTransforms(scene_.bodyTransforms(animation(), 0.0));
     for (auto& b : sim_->mutableWorld().bodies) b.prev = b.curr;
+    if (scene_.envelope_mesh >= 0) {
+        scene_.envelopePose(animation(), 0.0, envelope_pose_);
+        sim_->setEnvelopePose(envelope_pose_);
+        sim::Envelope& e = sim_->mutableWorld().envelope;
+        e.prev = e.now = e.curr;
+    }
 }
 
 }  // namespace app

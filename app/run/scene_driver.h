@@ -116,6 +116,7 @@ private:
     std::string source_;
     bool loaded_ = false;
     ActivationSource activation_;
+    std::vector<glm::vec3> envelope_pose_;  // scratch: the envelope posed for the next frame
     int animation_ = 0;
     bool loop_ = true;
 };

@@ -133,6 +133,12 @@ std::string Actions::setFiberForm(sim::FiberForm form) {
     return setParams(p);
 }
 
+std::string Actions::setContactModel(sim::ContactModel model) {
+    auto p = s_.controls.params;
+    p.contacts = model;
+    return setParams(p);
+}
+
 std::string Actions::setNumeric(std::string_view name, double value) {
     const sim::NumericParam* np = sim::findNumericParam(name);
     if (!np) return "unknown parameter '" + std::string(name) + "'";
@@ -481,6 +487,10 @@ std::string Actions::execute(std::string_view command) {
         if (key == "fiber") {
             auto f = sim::parseFiberForm(w[2]);
             return f ? setFiberForm(*f) : "unknown fibre form '" + w[2] + "' (" + sim::fiberFormList() + ")";
+        }
+        if (key == "contacts") {
+            auto c = sim::parseContactModel(w[2]);
+            return c ? setContactModel(*c) : "unknown contact model '" + w[2] + "' (" + sim::contactModelList() + ")";
         }
         if (!num(2, v)) return bad;
         return setNumeric(key, v);

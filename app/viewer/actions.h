@@ -47,6 +47,7 @@ public:
     std::string setSolver(sim::SolverKind kind);
     std::string setMode(sim::ConstraintMode mode);
     std::string setFiberForm(sim::FiberForm form);
+    std::string setContactModel(sim::ContactModel model);
     std::string setNumeric(std::string_view name, double value);  // any sim::numericParams() entry
     std::string setIterations(int n) { return setNumeric("iterations", n); }
     std::string setThreads(int n) { return setNumeric("threads", n); }

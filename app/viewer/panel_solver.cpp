@@ -62,6 +62,12 @@ void drawSolverPanel(PanelContext& c) {
     if (ImGui::RadioButton("fibre: projected", form == 1)) c.actions.setFiberForm(sim::FiberForm::Projected);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("sigma-hat: the seed's per-axis formula (paper) or the rotation-invariant projection");
+    const int contacts = int(p.contacts);
+    if (ImGui::RadioButton("contacts: spec", contacts == 0)) c.actions.setContactModel(sim::ContactModel::Spec);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the specification's contacts alone, for comparison");
+    ImGui::SameLine(160);
+    if (ImGui::RadioButton("contacts: limb", contacts == 1)) c.actions.setContactModel(sim::ContactModel::Limb);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("with the fascia envelope that keeps the muscles inside the skin");
     for (const char* g : {"solver", "time", "activation", "contacts"}) drawNumericGroup(c, g);
 
     if (const SceneInfo* info = c.frame.scene.get()) {

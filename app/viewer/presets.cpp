@@ -37,6 +37,7 @@ std::string writePreset(const std::string& path, const ViewerState& s) {
     j["solver"] = std::string(sim::solverName(p.solver));
     j["mode"] = std::string(sim::modeName(p.mode));
     j["fiber_form"] = std::string(sim::fiberFormName(p.fiber_form));
+    j["contacts"] = std::string(sim::contactModelName(p.contacts));
     json nums = json::object();
     for (const auto& np : sim::numericParams()) nums[np.name] = np.get(p);
     j["params"] = nums;
@@ -87,6 +88,7 @@ std::string applyPresetText(const std::string& text, const std::string& origin, 
     if (d.solver) p.solver = *d.solver;
     if (d.mode) p.mode = *d.mode;
     if (d.fiber_form) p.fiber_form = *d.fiber_form;
+    if (d.contacts) p.contacts = *d.contacts;
     for (const auto& [np, v] : d.params) np->set(p, v);
     for (const auto& [f, k] : d.xpbd_stiffness) p.xpbd_stiffness[f] = k;
     for (const auto& [f, k] : d.pbd_stiffness) p.pbd_stiffness[f] = k;

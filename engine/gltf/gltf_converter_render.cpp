@@ -128,6 +128,19 @@ void Converter::readRenderMeshes() {
         // Default morph weights: the node's, else the mesh's (glTF 2.0, 3.7.2.2).
         const std::vector<double>& dw = !node.weights.empty() ? node.weights : mesh.weights;
         const std::string name = s_.skeleton.joints[size_t(node_joint_[ni])].name;
+        // Whether the node is (or is not) the envelope around the muscles.
+        int envelope = 0;
+        float envelope_thickness = -1.0f;
+        if (const json& ex = node_extras_[ni]; ex.is_object() && ex.contains(kEnvelopeKey)) {
+            const json& v = ex[kEnvelopeKey];
+            if (v.is_boolean()) {
+                envelope = v.get<bool>() ? 1 : -1;
+            } else {
+                const json o = schemaObject(ex, kEnvelopeKey, where);
+                envelope = 1;
+                envelope_thickness = float(getBounded(o, "thickness", 0.003, 0.0, 0.1, where + " extras." + kEnvelopeKey));
+            }
+        }
         int drawn = 0;
         for (size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
             Geometry g = readPrimitive(m_, node.mesh, pi, {skinned, true}, where, budget_, warnings_);
@@ -140,6 +153,8 @@ void Converter::readRenderMeshes() {
             rm.color = g.color;
             rm.alpha = g.alpha;
             rm.blend = g.blend;
+            rm.envelope = envelope;
+            rm.envelope_thickness = envelope_thickness;
             if (skinned) {
                 const size_t slots = joint_map.size();
                 for (size_t i = 0; i < g.joints.size(); ++i)

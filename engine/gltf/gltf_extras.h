@@ -19,6 +19,9 @@ using json = nlohmann::json;
 inline constexpr const char* kMuscleKey = "msxpbd_muscle";
 inline constexpr const char* kBodyKey = "msxpbd_body";
 inline constexpr const char* kSceneKey = "msxpbd_scene";
+// On a mesh node: the skin (or fascia) that keeps the muscles inside the
+// limb (true, or {"thickness": m}); false: not one, even if translucent.
+inline constexpr const char* kEnvelopeKey = "msxpbd_envelope";
 
 json parseExtras(const std::string& s, const std::string& where);
 

@@ -115,6 +115,16 @@ void Scene::morphWeights(int animation, double t, std::vector<float>& out) const
     }
 }
 
+void Scene::envelopePose(int animation, double t, std::vector<glm::vec3>& out) const {
+    out.clear();
+    if (envelope_mesh < 0 || size_t(envelope_mesh) >= meshes.size()) return;
+    std::vector<glm::mat4> globals;
+    skeleton.globals(localPoses(animation, t), globals);
+    const std::vector<glm::vec3> posed = posedPositions(meshes[size_t(envelope_mesh)], globals);
+    out.reserve(envelope_source.size());
+    for (uint32_t v : envelope_source) out.push_back(v < posed.size() ? posed[v] : glm::vec3(0.0f));
+}
+
 std::vector<glm::mat4> Scene::bodyTransforms(int animation, double t) const {
     std::vector<glm::mat4> globals;
     skeleton.globals(localPoses(animation, t), globals);

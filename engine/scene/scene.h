@@ -70,6 +70,11 @@ struct RenderMesh {
     bool blend = false;                    // material alphaMode BLEND: drawn translucent (docs/scene-format.md)
     float alpha_cutoff = -1.0f;            // MASK with a texture: texels below it are not drawn (−1: none)
     int joint = -1;                        // rigid: follows this joint (−1: static, world space)
+    // The node's extras.msxpbd_envelope: 1 it is the envelope around the
+    // muscles, −1 it is not, 0 unsaid (a translucent skinned mesh around
+    // the muscles is taken: engine/scene/envelope_source.h).
+    int envelope = 0;
+    float envelope_thickness = -1.0f;      // m; < 0: the default
     // Skinned: `influence_sets` groups of four (joint, weight) per vertex
     // (JOINTS_n/WEIGHTS_n), the set s of vertex v at [v · influence_sets + s];
     // weights renormalised to sum 1 where a file's do not.
@@ -121,6 +126,13 @@ struct Scene {
     // export ...): printed by `run` and the viewer.
     std::vector<std::string> warnings;
     std::vector<MuscleSensors> sensors;  // per muscle (may be empty = no sensors)
+    // The mesh that is the solver's envelope (desc.envelope; −1: none) and,
+    // per envelope vertex, the mesh vertex it was welded from.
+    int envelope_mesh = -1;
+    std::vector<uint32_t> envelope_source;
+    // The envelope's vertices at time t of an animation (−1: rest pose), in
+    // desc.envelope's order, into `out` (empty when there is no envelope).
+    void envelopePose(int animation, double t, std::vector<glm::vec3>& out) const;
     SceneSolverSettings solver;
 
     bool hasSensors() const;

@@ -10,7 +10,9 @@
 #include "engine/scene/scene.h"
 #include "engine/anatomy/scene_generator.h"
 #include "gltf_test_util.h"
+#include "sim/envelope.h"
 #include "sim/mesh_topology.h"
+#include "sim/world.h"
 
 using namespace engine;
 namespace fs = std::filesystem;
@@ -145,4 +147,24 @@ TEST(GeneratedAssets, RegenerationIsByteIdentical) {
         EXPECT_TRUE(fresh == g.glb) << g.file;
     }
     fs::remove_all(dir);
+}
+
+// The arm's skin is the fascia envelope (docs/model.md §3.8), fitted so that
+// no muscle starts outside it; the body's says it is not one (yet).
+TEST(GeneratedAssets, TheArmSkinIsTheEnvelopeAndEveryMuscleStartsUnderIt) {
+    for (const char* id : {"t5", "t6"}) {
+        Scene s;
+        ASSERT_EQ(loadScene(id, s), "") << id;
+        ASSERT_GE(s.envelope_mesh, 0) << id;
+        EXPECT_EQ(s.desc.envelope.name, "skin") << id;
+        sim::World w;
+        ASSERT_EQ(sim::buildWorld(s.desc, w), "") << id;
+        const sim::EnvelopeOutside o = sim::measureOutside(w, w.particles.rest, w.envelope.rest);
+        EXPECT_GT(o.vertices, 7000) << id;
+        EXPECT_EQ(o.vertices_past_1mm, 0) << id << ": deepest " << o.deepest;
+    }
+    Scene body;
+    ASSERT_EQ(loadScene("t7", body), "");
+    EXPECT_EQ(body.envelope_mesh, -1);
+    EXPECT_TRUE(body.desc.envelope.empty());
 }

@@ -1,0 +1,433 @@
+#include "sim/envelope.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include <glm/geometric.hpp>
+
+#include "sim/world.h"
+
+namespace sim {
+
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+// A walk that has not settled after this many steps stops where it is: a
+// vertex moves a few triangles between two substeps, and a bound keeps a
+// pathological mesh from costing more than a fixed amount per vertex.
+constexpr int kWalkSteps = 64;
+// Farther from the envelope's bounds than this many grid cells, a closest
+// point is searched over every triangle rather than shell by shell.
+constexpr float kNearCells = 8.0f;
+// The diagnostics and the binding search exactly this many grid shells (a
+// mean edge wide each) around a vertex whose walk ends within kNearSkin of
+// the skin; deeper in, the walk's answer stands (its side is not in doubt).
+constexpr int kExactShells = 3;
+constexpr float kNearSkin = 0.01f;
+// Only vertices within this depth under the skin at rest are bound to it.
+constexpr float kBindDepth = 0.02f;
+// A vertex farther than this from its plane on the skin is not held by it
+// (docs/model.md §3.8).
+constexpr float kReach = 0.1f;
+
+glm::vec3 faceNormal(const std::vector<glm::vec3>& V, glm::uvec3 t) {
+    const glm::vec3 n = glm::cross(V[t.y] - V[t.x], V[t.z] - V[t.x]);
+    const float l = glm::length(n);
+    return l > 0.0f ? n / l : glm::vec3(0.0f);
+}
+
+// The angle of triangle t at its corner c (0, 1, 2).
+float cornerAngle(const std::vector<glm::vec3>& V, glm::uvec3 t, int c) {
+    const glm::vec3 o = V[t[c]];
+    const glm::vec3 a = V[t[(c + 1) % 3]] - o, b = V[t[(c + 2) % 3]] - o;
+    const float la = glm::length(a), lb = glm::length(b);
+    if (!(la > 0.0f) || !(lb > 0.0f)) return 0.0f;
+    return std::acos(std::clamp(glm::dot(a, b) / (la * lb), -1.0f, 1.0f));
+}
+
+// Angle-weighted pseudo-normal of envelope vertex v (Bærentzen & Aanæs), its
+// ring of triangles in CSR order: the sign of (p − v)·N tells inside from
+// outside a closed mesh when v is the closest point.
+glm::vec3 vertexPseudoNormal(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t v) {
+    glm::vec3 s(0.0f);
+    for (uint32_t k = e.ring_begin[v]; k < e.ring_begin[v + 1]; ++k) {
+        const glm::uvec3 t = e.triangles[e.ring[k]];
+        const int c = t.x == v ? 0 : t.y == v ? 1 : 2;
+        s += cornerAngle(V, t, c) * faceNormal(V, t);
+    }
+    return s;
+}
+
+// The squared distance from p to triangle t of the envelope in positions V,
+// and the feature its closest point lies on: what the searches compare
+// (the normal and the sign are worked out once, for the winner).
+float distance2To(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, TriFeature& f) {
+    const glm::uvec3 tri = e.triangles[t];
+    const glm::vec3 d = p - closestPointOnTriangle(p, V[tri.x], V[tri.y], V[tri.z], f);
+    return glm::dot(d, d);
+}
+
+}  // namespace
+
+EnvelopeGrid::EnvelopeGrid(const Envelope& e, const std::vector<glm::vec3>& V) : e_(e), V_(V) {
+    if (!e.active()) return;
+    lo_ = glm::vec3(std::numeric_limits<float>::max());
+    glm::vec3& hi = hi_;
+    hi = glm::vec3(-std::numeric_limits<float>::max());
+    double edge_sum = 0.0;
+    for (const glm::uvec3& t : e.triangles) {
+        for (int c = 0; c < 3; ++c) {
+            lo_ = glm::min(lo_, V[t[c]]);
+            hi = glm::max(hi, V[t[c]]);
+        }
+        edge_sum += glm::length(V[t.y] - V[t.x]);
+    }
+    cell_ = std::max(1e-4f, float(edge_sum / double(e.triangles.size())));
+    // A cell count per axis that keeps the keys apart (the bounds of a
+    // finite pose, checked at build and when posed).
+    const glm::vec3 extent = (hi - lo_) / cell_;
+    const float largest = std::max({extent.x, extent.y, extent.z});
+    if (!(largest < 1.0e6f)) cell_ *= (largest / 1.0e6f) + 1.0f;
+    rings_ = int(std::ceil(glm::length(hi - lo_) / cell_)) + 2;
+    for (uint32_t k = 0; k < e.triangles.size(); ++k) {
+        const glm::uvec3 t = e.triangles[k];
+        const glm::ivec3 a = cellOf(glm::min(glm::min(V[t.x], V[t.y]), V[t.z]));
+        const glm::ivec3 b = cellOf(glm::max(glm::max(V[t.x], V[t.y]), V[t.z]));
+        for (int x = a.x; x <= b.x; ++x)
+            for (int y = a.y; y <= b.y; ++y)
+                for (int z = a.z; z <= b.z; ++z) cells_[key({x, y, z})].push_back(k);
+    }
+}
+
+glm::ivec3 EnvelopeGrid::cellOf(glm::vec3 p) const { return glm::ivec3(glm::floor((p - lo_) / cell_)); }
+
+uint64_t EnvelopeGrid::key(glm::ivec3 c) {
+    return (uint64_t(uint32_t(c.x) & 0x1fffff) << 42) | (uint64_t(uint32_t(c.y) & 0x1fffff) << 21) |
+           uint64_t(uint32_t(c.z) & 0x1fffff);
+}
+
+bool EnvelopeGrid::far(glm::vec3 p, float& distance) const {
+    distance = glm::length(glm::max(glm::max(lo_ - p, p - hi_), glm::vec3(0.0f)));
+    return !(distance / cell_ <= kNearCells);
+}
+
+uint32_t EnvelopeGrid::closest(glm::vec3 p, ClosestPoint& out) const {
+    bool proven = false;
+    return closestWithin(p, -1, out, proven);
+}
+
+uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven) const {
+    proven = false;
+    uint32_t best = kNone;
+    if (cells_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return best;
+    float best_d2 = 0.0f;
+    auto consider = [&](uint32_t k) {
+        TriFeature f;
+        const float d2 = distance2To(e_, V_, k, p, f);
+        if (best == kNone || d2 < best_d2 || (d2 == best_d2 && k < best)) {
+            best = k;
+            best_d2 = d2;
+        }
+    };
+    auto finish = [&](bool settled) {
+        proven = settled;
+        TriFeature f;
+        out = envelopeClosestOn(e_, V_, best, p, f);
+        return best;
+    };
+    // Shell r holds the cells at Chebyshev distance r from p's cell. Every
+    // triangle is listed in each cell its bounds touch, so one not met in
+    // shells 0..r lies beyond them: farther than `inner` (p's distance to
+    // its own cell's walls) + r·cell. Once the best is that near, no later
+    // shell can hold a closer one. Ties go to the lowest triangle index.
+    const glm::ivec3 c = cellOf(p);
+    const glm::vec3 in_cell = (p - lo_) / cell_ - glm::vec3(c);
+    const float inner = cell_ * std::max(0.0f, std::min({in_cell.x, in_cell.y, in_cell.z, 1.0f - in_cell.x,
+                                                         1.0f - in_cell.y, 1.0f - in_cell.z}));
+    float box_distance = 0.0f;
+    // Far from the envelope (a vertex flung away): every triangle, below.
+    int last = far(p, box_distance) ? -1 : int(box_distance / cell_) + int(kNearCells) + 1;
+    if (shells >= 0) last = std::min(last, shells);
+    // Shells up to kNearCells past the bounds' reach; a point that finds
+    // nothing so near (deep in a gap of the mesh) reads every triangle.
+    for (int r = 0; r <= last; ++r) {
+        for (int dx = -r; dx <= r; ++dx)
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dz = -r; dz <= r; ++dz) {
+                    if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
+                    auto it = cells_.find(key(c + glm::ivec3(dx, dy, dz)));
+                    if (it == cells_.end()) continue;
+                    for (uint32_t k : it->second) consider(k);
+                }
+        const float reach = inner + float(r) * cell_;
+        if (best != kNone && best_d2 <= reach * reach) return finish(true);
+    }
+    if (shells >= 0) return best == kNone ? best : finish(false);
+    for (uint32_t k = 0; k < e_.triangles.size(); ++k) consider(k);
+    return best == kNone ? best : finish(true);
+}
+
+ClosestPoint envelopeClosestOn(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p,
+                               TriFeature& feature) {
+    ClosestPoint r;
+    const glm::uvec3 tri = e.triangles[t];
+    const glm::vec3 n = faceNormal(V, tri);
+    r.point = closestPointOnTriangle(p, V[tri.x], V[tri.y], V[tri.z], feature);
+    const glm::vec3 d = p - r.point;
+    r.distance = glm::length(d);
+    r.valid = true;
+    if (feature == TriFeature::Face || !(r.distance > 1e-9f)) {
+        r.normal = n;
+        r.signed_distance = glm::dot(d, n);
+        return r;
+    }
+    // On an edge: the two faces' normals; on a vertex: its pseudo-normal.
+    glm::vec3 pseudo = n;
+    switch (feature) {
+        case TriFeature::EdgeAB:
+        case TriFeature::EdgeBC:
+        case TriFeature::EdgeCA: {
+            const int edge = feature == TriFeature::EdgeAB ? 0 : feature == TriFeature::EdgeBC ? 1 : 2;
+            const uint32_t u = e.across[t][edge];
+            if (u != kNone) pseudo += faceNormal(V, e.triangles[u]);
+            break;
+        }
+        case TriFeature::VertexA: pseudo = vertexPseudoNormal(e, V, tri.x); break;
+        case TriFeature::VertexB: pseudo = vertexPseudoNormal(e, V, tri.y); break;
+        case TriFeature::VertexC: pseudo = vertexPseudoNormal(e, V, tri.z); break;
+        case TriFeature::Face: break;
+    }
+    const float s = glm::dot(d, pseudo) < 0.0f ? -1.0f : 1.0f;
+    r.normal = s * d / r.distance;
+    r.signed_distance = s * r.distance;
+    return r;
+}
+
+uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out) {
+    TriFeature f;
+    float d2 = distance2To(e, V, t, p, f);
+    for (int step = 0; step < kWalkSteps && f != TriFeature::Face; ++step) {
+        // The triangles that may hold a closer point: across the edge, or
+        // around the vertex, the closest point lies on. The walk moves only
+        // to a strictly closer one (lowest index among equals).
+        uint32_t best = kNone;
+        float best_d2 = d2;
+        TriFeature best_f = f;
+        auto consider = [&](uint32_t u) {
+            if (u == kNone || u == t) return;
+            TriFeature fu;
+            const float du = distance2To(e, V, u, p, fu);
+            if (du < best_d2 || (du == best_d2 && best != kNone && u < best)) {
+                best = u;
+                best_d2 = du;
+                best_f = fu;
+            }
+        };
+        const glm::uvec3 tri = e.triangles[t];
+        switch (f) {
+            case TriFeature::EdgeAB: consider(e.across[t][0]); break;
+            case TriFeature::EdgeBC: consider(e.across[t][1]); break;
+            case TriFeature::EdgeCA: consider(e.across[t][2]); break;
+            default: {
+                const uint32_t v = f == TriFeature::VertexA ? tri.x : f == TriFeature::VertexB ? tri.y : tri.z;
+                for (uint32_t k = e.ring_begin[v]; k < e.ring_begin[v + 1]; ++k) consider(e.ring[k]);
+            }
+        }
+        if (best == kNone) break;
+        t = best;
+        d2 = best_d2;
+        f = best_f;
+    }
+    out = envelopeClosestOn(e, V, t, p, f);
+    return t;
+}
+
+std::string buildEnvelopeGeometry(const EnvelopeDesc& desc, Envelope& e) {
+    e = Envelope{};
+    if (desc.empty()) return {};
+    const size_t nv = desc.vertices.size();
+    for (const glm::vec3& v : desc.vertices)
+        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) return "envelope '" + desc.name + "': a vertex is not finite";
+    for (const glm::uvec3& t : desc.triangles)
+        if (t.x >= nv || t.y >= nv || t.z >= nv) return "envelope '" + desc.name + "': a triangle's index is past its vertices";
+    if (!(desc.thickness >= 0.0f && desc.thickness <= 0.1f)) return "envelope '" + desc.name + "': thickness must be in [0, 0.1] m";
+    e.name = desc.name;
+    e.thickness = desc.thickness;
+    e.rest = desc.vertices;
+    e.prev = e.curr = e.now = e.rest;
+    e.triangles = desc.triangles;
+    const size_t nt = e.triangles.size();
+
+    // Vertex → triangles, in triangle order.
+    e.ring_begin.assign(nv + 1, 0);
+    for (const glm::uvec3& t : e.triangles)
+        for (int c = 0; c < 3; ++c) ++e.ring_begin[t[c] + 1];
+    for (size_t v = 0; v < nv; ++v) e.ring_begin[v + 1] += e.ring_begin[v];
+    e.ring.resize(e.ring_begin[nv]);
+    {
+        std::vector<uint32_t> cur(e.ring_begin.begin(), e.ring_begin.end() - 1);
+        for (uint32_t k = 0; k < nt; ++k)
+            for (int c = 0; c < 3; ++c) e.ring[cur[e.triangles[k][c]]++] = k;
+    }
+    // Across each edge: the other triangle holding the same two vertices
+    // (the lowest-indexed one where a non-manifold edge has several).
+    e.across.assign(nt, glm::uvec3(kNone));
+    for (uint32_t k = 0; k < nt; ++k)
+        for (int c = 0; c < 3; ++c) {
+            const uint32_t a = e.triangles[k][c], b = e.triangles[k][(c + 1) % 3];
+            for (uint32_t r = e.ring_begin[a]; r < e.ring_begin[a + 1]; ++r) {
+                const uint32_t u = e.ring[r];
+                if (u == k) continue;
+                const glm::uvec3 tu = e.triangles[u];
+                if (tu.x == b || tu.y == b || tu.z == b) {
+                    e.across[k][c] = u;
+                    break;
+                }
+            }
+        }
+    return {};
+}
+
+std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
+    Envelope& e = w.envelope;
+    if (auto err = buildEnvelopeGeometry(desc, e); !err.empty() || !e.active()) return err;
+    // Bind each free surface vertex to its closest triangle in the bind pose
+    // (exact, through a grid of the triangles).
+    const size_t np = w.particles.size();
+    e.tri.assign(np, -1);
+    e.margin.assign(np, 0.0f);
+    e.q.assign(np, glm::vec3(0.0f));
+    e.n.assign(np, glm::vec3(0.0f));
+    e.lambda.assign(np, 0.0f);
+    const EnvelopeGrid grid(e, e.rest);
+    e.capsule_begin.assign(1, 0);
+    for (const Muscle& m : w.muscles) {
+        for (const TargetDesc& t : m.contact_targets)
+            if (t.kind == TargetDesc::Kind::Body && w.bodies[size_t(t.index)].triangles.empty() &&
+                w.bodies[size_t(t.index)].capsule_radius > 0.0f)
+                e.capsules.push_back(uint32_t(t.index));
+        e.capsule_begin.push_back(uint32_t(e.capsules.size()));
+    }
+    const float thickness = e.thickness;
+    for (const Muscle& m : w.muscles)
+        for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+            if (w.particles.w[i] == 0.0f) continue;
+            // Exact near the skin; deeper in, the walk from the closest
+            // triangle of the nearby cells (its side is not in doubt).
+            const glm::vec3 p = w.particles.rest[i];
+            ClosestPoint c;
+            bool proven = false;
+            uint32_t t = grid.closestWithin(p, 1, c, proven);
+            if (t == kNone) t = grid.closest(p, c);
+            if (t == kNone) continue;
+            if (!proven) {
+                t = envelopeWalk(e, e.rest, t, p, c);
+                ClosestPoint exact;
+                if (c.signed_distance > -kNearSkin) {
+                    const uint32_t u = grid.closestWithin(p, kExactShells, exact, proven);
+                    if (u != kNone && proven) t = u, c = exact;
+                }
+            }
+            // Deep vertices are held in by the muscles over them; binding
+            // them would only let a walk that strays across a crease (the
+            // crotch, an armpit) pull them to the wrong side.
+            if (c.signed_distance < -kBindDepth) continue;
+            // Nor are vertices outside the skin at rest: where skin pieces
+            // cross (an arm's skin through the trunk's), the surface
+            // nearest to such a vertex is another limb's, which carries it
+            // off when the limb swings.
+            if (c.signed_distance > 0.0f) continue;
+            e.tri[i] = int32_t(t);
+            // Held `thickness` inside, or as deep as it lies at rest when
+            // that is less.
+            e.margin[i] = std::min(-c.signed_distance, thickness);  // ≥ 0: inside at rest
+            e.q[i] = c.point;
+            e.n[i] = c.normal;
+        }
+    return {};
+}
+
+EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V) {
+    EnvelopeOutside r;
+    r.muscle_deepest.assign(w.muscles.size(), 0.0f);
+    const Envelope& e = w.envelope;
+    if (!e.active() || V.size() != e.rest.size()) return r;
+    const EnvelopeGrid grid(e, V);
+    for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
+        const Muscle& m = w.muscles[mi];
+        for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+            if (w.particles.w[i] == 0.0f) continue;
+            // Far beyond the envelope's bounds (a vertex flung away), the
+            // distance to the bounds stands for it: a lower bound, cheap.
+            float out = 0.0f;
+            if (!grid.far(X[i], out)) {
+                // A bound vertex's walk first: deep inside, its answer
+                // stands (its side is not in doubt so far in). Near the skin
+                // or outside it, and for every unbound vertex, the exact
+                // closest point (a walk may rest on a fold).
+                ClosestPoint c;
+                if (e.tri[i] >= 0) envelopeWalk(e, V, uint32_t(e.tri[i]), X[i], c);
+                if (e.tri[i] < 0 || c.signed_distance > -kNearSkin) {
+                    bool proven = false;
+                    const uint32_t t = grid.closestWithin(X[i], kExactShells, c, proven);
+                    // Nothing proven within the shells: deep in, or far out.
+                    if (t == kNone || (!proven && c.signed_distance > -kNearSkin)) grid.closest(X[i], c);
+                }
+                out = c.signed_distance;
+            }
+            ++r.vertices;
+            if (out > 0.001f) ++r.vertices_past_1mm;
+            if (out > 0.002f) ++r.vertices_past_2mm;
+            if (out > r.muscle_deepest[mi]) r.muscle_deepest[mi] = out;
+            if (out > r.deepest) {
+                r.deepest = out;
+                r.particle = int(i);
+                r.muscle = int(mi);
+            }
+        }
+    }
+    return r;
+}
+
+void placeEnvelope(World& w, float frame_fraction, float contact_radius) {
+    Envelope& e = w.envelope;
+    if (!e.active()) return;
+    const int64_t nv = int64_t(e.now.size());
+    const float t = std::clamp(frame_fraction, 0.0f, 1.0f);
+#pragma omp parallel
+    {
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < nv; ++v)
+            e.now[size_t(v)] = t >= 1.0f ? e.curr[size_t(v)] : e.prev[size_t(v)] + t * (e.curr[size_t(v)] - e.prev[size_t(v)]);
+        const auto& p = w.particles.p;
+        const int64_t np = int64_t(e.tri.size());
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < np; ++i) {
+            if (e.tri[size_t(i)] < 0) continue;
+            ClosestPoint c;
+            e.tri[size_t(i)] = int32_t(envelopeWalk(e, e.now, uint32_t(e.tri[size_t(i)]), p[size_t(i)], c));
+            // A vertex farther than kReach from the skin has left its
+            // place (or its walk rests on a fold across the body): no plane
+            // this substep (n = 0: project::fascia skips it).
+            bool hold = c.distance <= kReach;
+            // Where the skin has folded onto a bone (the crease of a flexed
+            // elbow, where linear-blend skinning collapses it), the place it
+            // asks for lies inside the bone: the bone wins, the envelope
+            // lets go for the substep. (Asking less depth instead, by how
+            // far the bone is in the way, measured worse on T5: bone
+            // penetration 5.3 mm against 0; docs/lab/fascia-envelope.md.)
+            const glm::vec3 wanted = c.point - e.margin[size_t(i)] * c.normal;
+            const uint32_t mi = w.particles.muscle[size_t(i)];
+            for (uint32_t k = e.capsule_begin[mi]; hold && k < e.capsule_begin[mi + 1]; ++k) {
+                const Body& b = w.bodies[e.capsules[k]];
+                hold = b.capsuleAxisFartherThan(wanted, b.capsule_radius + contact_radius);
+            }
+            e.q[size_t(i)] = c.point;
+            e.n[size_t(i)] = hold ? c.normal : glm::vec3(0.0f);
+        }
+    }
+}
+
+}  // namespace sim
