@@ -77,14 +77,19 @@ EnvelopeGrid::EnvelopeGrid(const Envelope& e, const std::vector<glm::vec3>& V) :
     glm::vec3& hi = hi_;
     hi = glm::vec3(-std::numeric_limits<float>::max());
     double edge_sum = 0.0;
+    float longest = 0.0f;
     for (const glm::uvec3& t : e.triangles) {
         for (int c = 0; c < 3; ++c) {
             lo_ = glm::min(lo_, V[t[c]]);
             hi = glm::max(hi, V[t[c]]);
+            longest = std::max(longest, glm::length(V[t[(c + 1) % 3]] - V[t[c]]));
         }
         edge_sum += glm::length(V[t.y] - V[t.x]);
     }
-    cell_ = std::max(1e-4f, float(edge_sum / double(e.triangles.size())));
+    // The mean edge, but no triangle spans more than about eight cells a
+    // side (a file's one huge triangle would otherwise be listed in
+    // millions of cells).
+    cell_ = std::max({1e-4f, float(edge_sum / double(e.triangles.size())), longest / 8.0f});
     // A cell count per axis that keeps the keys apart (the bounds of a
     // finite pose, checked at build and when posed).
     const glm::vec3 extent = (hi - lo_) / cell_;

@@ -120,3 +120,26 @@ TEST(Envelope, APoseWithANonFiniteVertexIsIgnored) {
 }
 
 }  // namespace
+
+namespace {
+
+// A skin of 19 200 small triangles plus one a kilometre wide (a hostile
+// file): the grid is built and answers at once. Cells of the mean edge
+// (5 cm here) would list the big triangle in 4·10⁸ of them.
+TEST(Envelope, OneHugeTriangleDoesNotBlowUpTheGrid) {
+    sim::SceneDesc s = boxInSkin();
+    const engine::MeshData fine = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 40);
+    s.envelope.vertices = fine.vertices;
+    s.envelope.triangles = fine.triangles;
+    const uint32_t base = uint32_t(s.envelope.vertices.size());
+    s.envelope.vertices.push_back({-500.0f, -500.0f, 3.0f});
+    s.envelope.vertices.push_back({500.0f, -500.0f, 3.0f});
+    s.envelope.vertices.push_back({0.0f, 500.0f, 3.0f});
+    s.envelope.triangles.push_back({base, base + 1, base + 2});
+    sim::Simulation sim;
+    ASSERT_EQ(sim.load(s), "");
+    EXPECT_TRUE(sim.stepFrame().ok);
+    EXPECT_EQ(sim.envelopeOutside().vertices_past_2mm, 0);
+}
+
+}  // namespace
