@@ -74,6 +74,7 @@ std::string Simulation::load(const SceneDesc& scene) {
     world_.contact_lambda.reserve(n * 2);
     world_.contact_runs.reserve(n + 1);
     contact_search_.prepare(world_);
+    drift_.prepare(world_);
     solver_->rebuild(world_, params_);
     time_ = 0.0;
     frame_ = 0;
@@ -624,6 +625,13 @@ uint64_t positionsHash(const std::vector<glm::vec3>& X) {
 
 EnvelopeOutside Simulation::envelopeOutside() const {
     return measureOutside(world_, world_.particles.x, world_.envelope.prev);
+}
+
+DriftResult Simulation::drift() const { return drift_.measure(world_, world_.particles.x, world_.envelope.prev); }
+
+void Simulation::driftPerVertex(std::vector<float>& out) const {
+    drift_.measure(world_, world_.particles.x, world_.envelope.prev);
+    out = drift_.vertexDrift();
 }
 
 uint64_t Simulation::positionsHash() const { return sim::positionsHash(world_.particles.x); }

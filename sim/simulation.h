@@ -11,6 +11,7 @@
 #include <glm/mat4x4.hpp>
 
 #include "sim/contact_search.h"
+#include "sim/limb_drift.h"
 #include "sim/tissue_overlap.h"
 #include "sim/params.h"
 #include "sim/scene_desc.h"
@@ -148,6 +149,11 @@ public:
     // How far muscle surface vertices lie outside the envelope (the skin as
     // posed for the current frame; sim/envelope.h). Empty without one.
     EnvelopeOutside envelopeOutside() const;
+    // How far free surface vertices have moved away from the nearest surface
+    // not their muscle's, over their rest distance (sim/limb_drift.h).
+    DriftResult drift() const;
+    // The same per particle (m), for the viewer's drift map.
+    void driftPerVertex(std::vector<float>& out) const;
     uint64_t positionsHash() const;           // FNV-1a over the bits of x
     const PhaseTimers& timers() const { return timers_; }
     PhaseTimers& timers() { return timers_; }
@@ -184,6 +190,7 @@ private:
     std::unique_ptr<Solver> solver_;
     ContactSearch contact_search_;
     mutable TissueOverlap tissue_overlap_;  // scratch of the muscle-into-muscle diagnostic
+    mutable LimbDrift drift_;               // the drift diagnostic's rest distances and scratch
     FamilyCoefficients coef_{};
     PhaseTimers timers_;
     double time_ = 0.0;

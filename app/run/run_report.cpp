@@ -52,6 +52,11 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
                        mp.into >= 0 ? s.world().muscles[size_t(mp.into)].name : std::string(),
                        vertexOf(s, mp.muscle, mp.particle)};
     into_share_past_3mm.push_back(mp.free_vertices > 0 ? float(mp.vertices_past_3mm_raw) / float(mp.free_vertices) : 0.0f);
+    const sim::DriftResult dr = s.drift();
+    drift_p99.push_back(dr.p99);
+    if (dr.deepest > drift.value || drift.frame < 0) drift = {dr.deepest, dr.muscle, s.frame(), {}, vertexOf(s, dr.muscle, dr.particle)};
+    drift_per_muscle.resize(dr.muscle_max.size(), 0.0f);
+    for (size_t m = 0; m < dr.muscle_max.size(); ++m) drift_per_muscle[m] = std::max(drift_per_muscle[m], dr.muscle_max[m]);
     if (s.world().envelope.active()) {
         has_envelope = true;
         const sim::EnvelopeOutside o = s.envelopeOutside();
@@ -235,6 +240,13 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
         // another muscle by raw depth; shares per frame, their median frame.
         json limb = {{"into_muscle_m", extreme(rec.into_muscle, "into")},
                      {"into_share_past_3mm", medianAndMax(rec.into_share_past_3mm)}};
+        limb["drift_p99_m"] = medianAndMax(rec.drift_p99);
+        limb["drift_m"] = extreme(rec.drift, "into");
+        limb["drift_m"].erase("into");
+        json drift_per = json::object();
+        for (size_t m = 0; m < rec.drift_per_muscle.size() && m < stats.size(); ++m)
+            drift_per[stats[m].name] = rec.drift_per_muscle[m];
+        limb["drift_per_muscle_m"] = drift_per;
         if (rec.has_envelope) {
             limb["outside_skin_m"] = extreme(rec.outside_skin, "into");
             limb["outside_skin_m"].erase("into");

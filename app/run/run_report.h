@@ -57,6 +57,11 @@ struct RunRecorder {
     std::vector<float> outside_share_past_2mm;  // per frame: share of the measured vertices
     std::vector<float> outside_per_muscle;      // per muscle: the farthest out over the run, m
     bool has_envelope = false;
+    // Drift (sim/limb_drift.h): per frame the 99th percentile over the free
+    // surface vertices; over the run the largest, and per muscle.
+    std::vector<float> drift_p99;
+    Extreme drift;
+    std::vector<float> drift_per_muscle;
     Extreme into_muscle;
     std::vector<float> into_share_past_3mm;     // per frame: share of the free surface vertices
     void addFrame(double ms, const sim::Simulation& s);

@@ -235,6 +235,10 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
         s_.controls.want_overlap = on;
         pushControls(false);
     }
+    if (o == engine::render::Overlay::Drift && s_.controls.want_drift != on) {
+        s_.controls.want_drift = on;
+        pushControls(false);
+    }
 }
 
 void Actions::setSkinOpacity(float factor) {

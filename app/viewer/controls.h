@@ -36,6 +36,7 @@ struct Controls {
     std::vector<MuscleControl> muscles;  // per muscle of the current scene
     bool want_vertex_error = false;      // compute the per-vertex error for the heat map
     bool want_overlap = false;           // measure each vertex's depth inside its neighbours (overlap map)
+    bool want_drift = false;             // measure each vertex's drift off its neighbours (drift map)
     bool record_convergence = false;     // record the residual after every iteration (Stats)
     // Bumped on every change that alters the physics (params, activation,
     // overpressure, animation): the sim re-applies and drops its frame cache.

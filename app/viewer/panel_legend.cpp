@@ -12,11 +12,12 @@ void drawLegend(PanelContext& c) {
     using engine::render::Overlay;
     const bool error = c.state.render.overlay(Overlay::ErrorMap);
     const bool overlap = !error && c.state.render.overlay(Overlay::Overlap);
+    const bool drift = !error && !overlap && c.state.render.overlay(Overlay::Drift);
     const bool groups = c.state.render.overlay(Overlay::ColorGroups);
     const bool viridis = c.state.render.overlay(Overlay::ActivationMap);
     const bool glow = c.state.render.overlay(Overlay::Glow);
-    if (groups && !error && !overlap) return;
-    if (!error && !overlap && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
+    if (groups && !error && !overlap && !drift) return;
+    if (!error && !overlap && !drift && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
     // The free area's bottom-right corner (over the view, clear of the panels).
     const ViewerState::Area& area = c.state.free_area;
     ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.bottom - 12.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
@@ -26,6 +27,7 @@ void drawLegend(PanelContext& c) {
     if (ImGui::Begin("##legend", nullptr, flags)) {
         ImGui::TextUnformatted(error     ? "constraint residual |C + a~ lambda| / L"
                                : overlap ? "inside another muscle, past the contact radius (mm)"
+                               : drift   ? "off the nearest neighbour, bone or skin, beyond rest (mm)"
                                : viridis ? "activation"
                                          : "activation (glow)");
         const float w = 220.0f, h = 14.0f;
@@ -36,6 +38,7 @@ void drawLegend(PanelContext& c) {
         // The glow as the shader adds it to the lit flesh colour (approximate).
         auto colour = [&](float x) {
             if (overlap) return engine::render::overlapColor(x * engine::render::kOverlapFullScale);
+            if (drift) return engine::render::driftColor(x * engine::render::kDriftFullScale);
             if (error || viridis) return engine::render::sampleColorMap(map, x);
             const glm::vec3 flesh(0.60f, 0.20f, 0.17f), warm(1.0f, 0.42f, 0.08f);
             return glm::min(flesh + 0.5f * x * warm, glm::vec3(1.0f));
@@ -49,10 +52,11 @@ void drawLegend(PanelContext& c) {
         ImGui::Dummy(ImVec2(w, h));
         float hi = error ? c.state.render.error_scale
                    : overlap ? 1000.0f * engine::render::kOverlapFullScale
+                   : drift   ? 1000.0f * engine::render::kDriftFullScale
                              : 1.0f;
         ImGui::Text("0");
         ImGui::SameLine(w - 30.0f);
-        ImGui::Text(overlap ? "%.3g+" : "%.3g", double(hi));
+        ImGui::Text(overlap || drift ? "%.3g+" : "%.3g", double(hi));
     }
     ImGui::End();
 }

@@ -403,6 +403,10 @@ void SimThread::publish() {
         sim.musclePenetrationPerVertex(f.vertex_overlap);
     else
         f.vertex_overlap.clear();
+    if (controls_.want_drift)
+        sim.driftPerVertex(f.vertex_drift);
+    else
+        f.vertex_drift.clear();
     f.contact_p.clear();
     f.contact_n.clear();
     for (const auto& c : w.contacts) {

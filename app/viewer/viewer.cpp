@@ -123,6 +123,7 @@ void Viewer::frame() {
         df.muscle_activation = f.activation;
         df.vertex_error = f.vertex_error;
         df.vertex_overlap = f.vertex_overlap;
+        df.vertex_drift = f.vertex_drift;
         df.contact_points = f.contact_p;
         df.contact_normals = f.contact_n;
         df.joint_globals = f.joint_globals;

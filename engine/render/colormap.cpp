@@ -42,6 +42,11 @@ glm::vec3 categoricalColor(int i) {
     return hex(kCategorical[size_t(i) % kCategorical.size()]);
 }
 
+glm::vec3 driftColor(float drift) {
+    if (!(drift > 0.0005f)) return glm::vec3(0.72f);
+    return sampleColorMap(ColorMap::Viridis, 0.15f + 0.85f * std::min(drift / kDriftFullScale, 1.0f));
+}
+
 glm::vec3 overlapColor(float depth) {
     if (!(depth > 0.0f)) return glm::vec3(0.72f);
     return sampleColorMap(ColorMap::Inferno, 0.2f + 0.8f * std::min(depth / kOverlapFullScale, 1.0f));

@@ -17,5 +17,10 @@ glm::vec3 categoricalColor(int i);
 // purple just past the radius to yellow at kOverlapFullScale and beyond.
 constexpr float kOverlapFullScale = 0.009f;  // 3 mm, issue #11's bar, at a third
 glm::vec3 overlapColor(float depth);
+// The drift map (docs/model.md §8): `drift` m off the nearest other surface
+// beyond the rest distance → light grey at 0, then viridis to yellow at
+// kDriftFullScale (issue #31's bar for the worst vertex) and beyond.
+constexpr float kDriftFullScale = 0.02f;
+glm::vec3 driftColor(float drift);
 
 }  // namespace engine::render

@@ -11,24 +11,11 @@
 
 #include "engine/mesh/mesh_builders.h"
 #include "sim/simulation.h"
+#include "tests/sim/box_muscle.h"
 
 namespace {
 
-sim::MuscleDesc boxMuscle(const std::string& name, glm::vec3 centre, glm::vec3 half) {
-    const engine::MeshData m = engine::makeBox(centre, half, 8);
-    sim::MuscleDesc d;
-    d.name = name;
-    d.vertices = m.vertices;
-    d.triangles = m.triangles;
-    // Root sets (tags only, no attachment): the ends along z.
-    d.origin_sets.emplace_back();
-    d.insertion_sets.emplace_back();
-    for (uint32_t i = 0; i < d.vertices.size(); ++i) {
-        if (d.vertices[i].z <= centre.z - half.z + 1e-6f) d.origin_sets.back().push_back(i);
-        if (d.vertices[i].z >= centre.z + half.z - 1e-6f) d.insertion_sets.back().push_back(i);
-    }
-    return d;
-}
+using sim_test::boxMuscle;
 
 // Two boxes, B around the origin and A pushed 8 mm into B's +x face: the
 // deepest vertex is 8 mm inside, whichever of the two it belongs to.

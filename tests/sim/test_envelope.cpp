@@ -9,30 +9,18 @@
 #include "engine/mesh/mesh_builders.h"
 #include "sim/envelope.h"
 #include "sim/simulation.h"
+#include "tests/sim/box_muscle.h"
 
 namespace {
 
-sim::MuscleDesc boxMuscle(glm::vec3 centre, glm::vec3 half) {
-    const engine::MeshData m = engine::makeBox(centre, half, 8);
-    sim::MuscleDesc d;
-    d.name = "box";
-    d.vertices = m.vertices;
-    d.triangles = m.triangles;
-    d.origin_sets.emplace_back();
-    d.insertion_sets.emplace_back();
-    for (uint32_t i = 0; i < d.vertices.size(); ++i) {
-        if (d.vertices[i].z <= centre.z - half.z + 1e-6f) d.origin_sets.back().push_back(i);
-        if (d.vertices[i].z >= centre.z + half.z - 1e-6f) d.insertion_sets.back().push_back(i);
-    }
-    return d;
-}
+using sim_test::boxMuscle;
 
 // A 4 × 3 × 3 cm box muscle inside a skin box 1 cm larger on every side.
 sim::SceneDesc boxInSkin() {
     sim::SceneDesc s;
     s.name = "box in skin";
     s.gravity_scale = 0.0f;
-    s.muscles.push_back(boxMuscle({0.0f, 0.0f, 0.0f}, {0.02f, 0.015f, 0.015f}));
+    s.muscles.push_back(boxMuscle("box", {0.0f, 0.0f, 0.0f}, {0.02f, 0.015f, 0.015f}));
     const engine::MeshData skin = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 6);
     s.envelope.name = "skin";
     s.envelope.vertices = skin.vertices;

@@ -82,8 +82,8 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
         // Toggled from its default (the glow is on by default).
         const bool was = v->state().render.overlay(o);
         v->actions().setOverlay(o, !was);
-        if (o == Overlay::ErrorMap || o == Overlay::Overlap) {
-            ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error or overlap field
+        if (o == Overlay::ErrorMap || o == Overlay::Overlap || o == Overlay::Drift) {
+            ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error, overlap or drift field
         }
         v->frame();
         Image on = grab(*v);
@@ -95,31 +95,40 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
     EXPECT_LT(changedPixels(base, grab(*v)), size_t(20)) << "switching the overlays off does not restore the image";
 }
 
-// The overlap map's field is measured by the sim thread only while the
-// overlay is on (it costs a ray test per vertex), one value per particle.
-TEST(ViewerScreenshot, OverlapMapIsMeasuredOnlyWhileShown) {
+// A per-vertex map's field (the overlap map: a ray test per vertex; the
+// drift map: a nearest-surface search per vertex) is measured by the sim
+// thread only while its overlay is on, one value per particle.
+void expectMeasuredOnlyWhileShown(const char* overlay, std::vector<float> app::viewer::SimFrame::*field) {
     auto v = openViewer("builtin:p2");  // two touching muscles
     ASSERT_TRUE(v);
     ASSERT_EQ(v->actions().execute("activation 0.8"), "");
     ASSERT_TRUE(v->runUntilSteps(10, 120.0));
     v->actions().setPlaying(false);  // a frame in flight was made with the old controls
     ASSERT_TRUE(v->runUntilFresh(30.0));
-    EXPECT_TRUE(v->shown().vertex_overlap.empty());
+    EXPECT_TRUE((v->shown().*field).empty());
     // The paused frame is measured again once the overlay asks for it.
     auto waitFor = [&](bool measured) {
         for (int k = 0; k < 100; ++k) {
             if (!v->runUntilFresh(30.0)) return false;
-            if (v->shown().vertex_overlap.empty() != measured) return true;
+            if ((v->shown().*field).empty() != measured) return true;
         }
         return false;
     };
-    ASSERT_EQ(v->actions().execute("overlay overlap on"), "");
+    ASSERT_EQ(v->actions().execute(std::string("overlay ") + overlay + " on"), "");
     ASSERT_TRUE(waitFor(true));
     const auto& f = v->shown();
-    ASSERT_EQ(f.vertex_overlap.size(), f.x.size());
-    for (float d : f.vertex_overlap) ASSERT_TRUE(d >= 0.0f && d < 1.0f) << d;
-    ASSERT_EQ(v->actions().execute("overlay overlap off"), "");
+    ASSERT_EQ((f.*field).size(), f.x.size());
+    for (float d : f.*field) ASSERT_TRUE(d >= 0.0f && d < 1.0f) << d;
+    ASSERT_EQ(v->actions().execute(std::string("overlay ") + overlay + " off"), "");
     EXPECT_TRUE(waitFor(false));
+}
+
+TEST(ViewerScreenshot, OverlapMapIsMeasuredOnlyWhileShown) {
+    expectMeasuredOnlyWhileShown("overlap", &app::viewer::SimFrame::vertex_overlap);
+}
+
+TEST(ViewerScreenshot, DriftMapIsMeasuredOnlyWhileShown) {
+    expectMeasuredOnlyWhileShown("drift", &app::viewer::SimFrame::vertex_drift);
 }
 
 TEST(ViewerScreenshot, T5FullArm) {

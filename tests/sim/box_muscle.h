@@ -1,0 +1,28 @@
+// A box-shaped muscle for the solver's tests: an 8-segment box mesh whose
+// ends along z are its origin and insertion sets (tags only, nothing
+// attached).
+#pragma once
+
+#include <string>
+
+#include "engine/mesh/mesh_builders.h"
+#include "sim/scene_desc.h"
+
+namespace sim_test {
+
+inline sim::MuscleDesc boxMuscle(const std::string& name, glm::vec3 centre, glm::vec3 half) {
+    const engine::MeshData m = engine::makeBox(centre, half, 8);
+    sim::MuscleDesc d;
+    d.name = name;
+    d.vertices = m.vertices;
+    d.triangles = m.triangles;
+    d.origin_sets.emplace_back();
+    d.insertion_sets.emplace_back();
+    for (uint32_t i = 0; i < d.vertices.size(); ++i) {
+        if (d.vertices[i].z <= centre.z - half.z + 1e-6f) d.origin_sets.back().push_back(i);
+        if (d.vertices[i].z >= centre.z + half.z - 1e-6f) d.insertion_sets.back().push_back(i);
+    }
+    return d;
+}
+
+}  // namespace sim_test
