@@ -354,6 +354,22 @@ std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
     return {};
 }
 
+float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p) {
+    // Σ solid angles / 4π (Van Oosterom & Strackee), in double: the
+    // generalised winding number of Jacobson et al., about 1 inside a
+    // closed outward surface, 0 outside, 2 where two pieces of it overlap.
+    double sum = 0.0;
+    for (const glm::uvec3& t : e.triangles) {
+        const glm::dvec3 a = glm::dvec3(V[t.x]) - glm::dvec3(p), b = glm::dvec3(V[t.y]) - glm::dvec3(p),
+                         c = glm::dvec3(V[t.z]) - glm::dvec3(p);
+        const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+        const double num = glm::dot(a, glm::cross(b, c));
+        const double den = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+        sum += 2.0 * std::atan2(num, den);
+    }
+    return float(sum / (4.0 * 3.14159265358979323846));
+}
+
 EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V) {
     EnvelopeOutside r;
     r.muscle_deepest.assign(w.muscles.size(), 0.0f);
@@ -381,6 +397,12 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
                     if (t == kNone || (!proven && c.signed_distance > -kNearSkin)) grid.closest(X[i], c);
                 }
                 out = c.signed_distance;
+                // Outside its closest triangle, but inside another piece
+                // of the skin: where linear-blend skinning folds the skin
+                // through itself (the crease of a flexed elbow, the forearm's
+                // skin through the upper arm's), the closest triangle's side
+                // says nothing; the winding number tells (covered: not out).
+                if (out > 0.0f && envelopeWinding(e, V, X[i]) >= 0.5f) out = 0.0f;
             }
             ++r.vertices;
             if (out > 0.001f) ++r.vertices_past_1mm;

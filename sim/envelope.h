@@ -99,6 +99,12 @@ private:
 // Returns the triangle; `out`: the closest point on it.
 uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out);
 
+// The generalised winding number of the envelope in positions V at p:
+// about 1 inside, 0 outside, 2 where pieces of a self-intersecting skin
+// overlap. Reads every triangle: for the few vertices a closest triangle
+// calls outside.
+float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p);
+
 // How far muscle surface vertices lie outside the envelope (a diagnostic:
 // docs/model.md §8): for every free surface vertex, its signed distance to the
 // envelope in positions V, exact (its closest triangle, signed by the

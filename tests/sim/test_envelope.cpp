@@ -131,3 +131,41 @@ TEST(Envelope, OneHugeTriangleDoesNotBlowUpTheGrid) {
 }
 
 }  // namespace
+
+namespace {
+
+// Where linear-blend skinning folds a skin through itself (a flexed elbow:
+// the forearm's skin passes into the upper arm's), a muscle vertex can lie
+// outside the closest triangle yet inside another piece of the skin: it is
+// covered, not outside. Here the skin is two overlapping boxes and the
+// muscle sits in the second, 5 mm past the first one's face.
+TEST(Envelope, AVertexInsideAnotherPieceOfAFoldedSkinIsNotOutside) {
+    sim::SceneDesc s;
+    s.name = "folded skin";
+    s.gravity_scale = 0.0f;
+    s.muscles.push_back(boxMuscle("box", {0.045f, 0.0f, 0.0f}, {0.01f, 0.01f, 0.01f}));
+    const engine::MeshData a = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 6);
+    const engine::MeshData b = engine::makeBox({0.04f, 0.0f, 0.0f}, {0.025f, 0.02f, 0.02f}, 6);
+    s.envelope.name = "skin";
+    s.envelope.vertices = a.vertices;
+    s.envelope.triangles = a.triangles;
+    const uint32_t base = uint32_t(a.vertices.size());
+    s.envelope.vertices.insert(s.envelope.vertices.end(), b.vertices.begin(), b.vertices.end());
+    for (const glm::uvec3& t : b.triangles) s.envelope.triangles.push_back(t + glm::uvec3(base));
+    sim::Simulation sim;
+    ASSERT_EQ(sim.load(s), "");
+    const sim::World& w = sim.world();
+    // The closest triangle of the box's face nearest the first piece is
+    // that piece's face, which it lies 5 mm outside of ...
+    const sim::EnvelopeGrid grid(w.envelope, w.envelope.rest);
+    sim::ClosestPoint c;
+    ASSERT_NE(grid.closest({0.035f, 0.0f, 0.0f}, c), ~0u);
+    EXPECT_NEAR(c.signed_distance, 0.005f, 1e-5f);
+    // ... but it is inside the second piece: nothing is outside the skin.
+    EXPECT_NEAR(sim::envelopeWinding(w.envelope, w.envelope.rest, {0.035f, 0.0f, 0.0f}), 1.0f, 1e-3f);
+    EXPECT_EQ(sim.envelopeOutside().deepest, 0.0f);
+    // A vertex beyond both pieces is outside.
+    EXPECT_NEAR(sim::envelopeWinding(w.envelope, w.envelope.rest, {0.08f, 0.0f, 0.0f}), 0.0f, 1e-3f);
+}
+
+}  // namespace
