@@ -370,7 +370,46 @@ float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::v
     return float(sum / (4.0 * 3.14159265358979323846));
 }
 
-EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V) {
+uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, const EnvelopeGrid& grid, int32_t bound,
+                          glm::vec3 p, ClosestPoint& c) {
+    // A bound vertex's walk first: deep inside, its answer stands (its side
+    // is not in doubt so far in). Near the skin or outside it, and for every
+    // unbound vertex, the exact closest point (a walk may rest on a fold).
+    uint32_t t = kNone;
+    if (bound >= 0) t = envelopeWalk(e, V, uint32_t(bound), p, c);
+    if (bound < 0 || c.signed_distance > -kNearSkin) {
+        bool proven = false;
+        t = grid.closestWithin(p, kExactShells, c, proven);
+        // Nothing proven within the shells: deep in, or far out.
+        if (t == kNone || (!proven && c.signed_distance > -kNearSkin)) t = grid.closest(p, c);
+    }
+    return t;
+}
+
+int envelopeCrossings(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p) {
+    // Each crossing of the ray p + t·d (t > 0) counts +1 where it leaves
+    // through the triangle (d·n > 0) and −1 where it enters: the winding
+    // number of a closed surface (Möller–Trumbore per triangle).
+    const glm::vec3 d = skewRayDirection();
+    int winding = 0;
+    for (const glm::uvec3& t : e.triangles) {
+        const glm::vec3 a = V[t.x], e1 = V[t.y] - a, e2 = V[t.z] - a, h = glm::cross(d, e2);
+        const float det = glm::dot(e1, h);
+        if (!(std::fabs(det) > 1e-14f)) continue;
+        const float inv = 1.0f / det;
+        const glm::vec3 sv = p - a;
+        const float u = inv * glm::dot(sv, h);
+        if (u < 0.0f || u > 1.0f) continue;
+        const glm::vec3 q = glm::cross(sv, e1);
+        const float v = inv * glm::dot(d, q);
+        if (v < 0.0f || u + v > 1.0f || !(inv * glm::dot(e2, q) > 0.0f)) continue;
+        winding += det < 0.0f ? 1 : -1;  // det = −d·(e1 × e2)
+    }
+    return winding;
+}
+
+EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V,
+                               bool attached) {
     EnvelopeOutside r;
     r.muscle_deepest.assign(w.muscles.size(), 0.0f);
     const Envelope& e = w.envelope;
@@ -379,23 +418,13 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
     for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];
         for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
-            if (w.particles.w[i] == 0.0f) continue;
+            if (w.particles.w[i] == 0.0f && !attached) continue;
             // Far beyond the envelope's bounds (a vertex flung away), the
             // distance to the bounds stands for it: a lower bound, cheap.
             float out = 0.0f;
             if (!grid.far(X[i], out)) {
-                // A bound vertex's walk first: deep inside, its answer
-                // stands (its side is not in doubt so far in). Near the skin
-                // or outside it, and for every unbound vertex, the exact
-                // closest point (a walk may rest on a fold).
                 ClosestPoint c;
-                if (e.tri[i] >= 0) envelopeWalk(e, V, uint32_t(e.tri[i]), X[i], c);
-                if (e.tri[i] < 0 || c.signed_distance > -kNearSkin) {
-                    bool proven = false;
-                    const uint32_t t = grid.closestWithin(X[i], kExactShells, c, proven);
-                    // Nothing proven within the shells: deep in, or far out.
-                    if (t == kNone || (!proven && c.signed_distance > -kNearSkin)) grid.closest(X[i], c);
-                }
+                locateOnEnvelope(e, V, grid, e.tri[i], X[i], c);
                 out = c.signed_distance;
                 // Outside its closest triangle, but inside another piece
                 // of the skin: where linear-blend skinning folds the skin

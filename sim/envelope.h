@@ -99,11 +99,24 @@ private:
 // Returns the triangle; `out`: the closest point on it.
 uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out);
 
+// The closest point c of the envelope in positions V to p as the
+// diagnostics take it: exact near the skin and for an unbound vertex
+// (through `grid`, built on V); deeper in, a bound vertex's walk from its
+// triangle `bound` (−1: none), whose answer stands. Returns the triangle
+// (~0u: none).
+uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, const EnvelopeGrid& grid, int32_t bound,
+                          glm::vec3 p, ClosestPoint& c);
+
 // The generalised winding number of the envelope in positions V at p:
 // about 1 inside, 0 outside, 2 where pieces of a self-intersecting skin
 // overlap. Reads every triangle: for the few vertices a closest triangle
 // calls outside.
 float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p);
+
+// The same by the signed crossings of one skew ray: an integer, several
+// times cheaper, exact but for a ray grazing an edge (the drawn skin asks
+// it for every vertex near the skin, each frame).
+int envelopeCrossings(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p);
 
 // How far muscle surface vertices lie outside the envelope (a diagnostic:
 // docs/model.md §8): for every free surface vertex, its signed distance to the
@@ -118,7 +131,10 @@ struct EnvelopeOutside {
     int vertices_past_2mm = 0;  // of them, more than 2 mm outside
     std::vector<float> muscle_deepest;  // per muscle, m outside (0: none)
 };
-EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V);
+// `attached`: measure the attached surface vertices too (the drawn skin
+// covers every vertex; the envelope holds only the free ones).
+EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V,
+                               bool attached = false);
 
 // This substep's envelope (interpolated at `frame_fraction` between the
 // frame's start and end poses) and every bound vertex's plane on it, from

@@ -6,6 +6,7 @@
 
 #include "app/run/run_report.h"
 #include "engine/export/clip_writer.h"
+#include "sim/skin_wrap.h"
 
 namespace app {
 
@@ -43,6 +44,18 @@ BakeResult bakeClip(const BakeRequest& q, const BakeProgress& progress) {
         clip.source = q.scene;
         clip.scene = &driver.scene();
         clip.muscles = engine::bakedMuscles(driver.sim().world());
+        // The drawn skin that wraps the muscles, after them.
+        const sim::World& world = driver.sim().world();
+        if (world.envelope.active()) {
+            engine::BakedMuscle skin;
+            skin.name = world.envelope.name.empty() ? "skin" : world.envelope.name;
+            skin.first = uint32_t(world.particles.size());
+            skin.count = uint32_t(world.envelope.rest.size());
+            skin.triangles = world.envelope.triangles;
+            skin.rest = world.envelope.rest;
+            clip.drawn_skin = int(clip.muscles.size());
+            clip.muscles.push_back(std::move(skin));
+        }
         clip.animation = driver.animation();
         clip.first_frame = q.first_frame;
         clip.frames = q.frames;
@@ -53,6 +66,8 @@ BakeResult bakeClip(const BakeRequest& q, const BakeProgress& progress) {
         std::unique_ptr<engine::BakeWriter> writer = engine::openBakeWriter(q.out, clip);
 
         RunRecorder recorder;
+        sim::SkinWrapScratch wrap_scratch;
+        std::vector<glm::vec3> skin_now, frame_positions;
         sim::StepReport failure;
         const int64_t last = q.first_frame + q.frames - 1;
         while (driver.frame() < last) {
@@ -70,7 +85,16 @@ BakeResult bakeClip(const BakeRequest& q, const BakeProgress& progress) {
                 return res;
             }
             recorder.addFrame(std::chrono::duration<double, std::milli>(s1 - s0).count(), driver.sim());
-            if (driver.frame() >= q.first_frame) writer->addFrame(driver.sim().world().particles.x);
+            if (driver.frame() >= q.first_frame) {
+                if (clip.drawn_skin >= 0) {
+                    sim::wrapSkin(world, world.particles.x, sim::kSkinWrapClearance, wrap_scratch, skin_now);
+                    frame_positions.assign(world.particles.x.begin(), world.particles.x.end());
+                    frame_positions.insert(frame_positions.end(), skin_now.begin(), skin_now.end());
+                    writer->addFrame(frame_positions);
+                } else {
+                    writer->addFrame(world.particles.x);
+                }
+            }
             if (progress && !progress(driver.frame(), last)) {
                 res.error = q.out + ": cancelled; nothing written";
                 return res;
@@ -91,7 +115,8 @@ BakeResult bakeClip(const BakeRequest& q, const BakeProgress& progress) {
                               {"first_frame", q.first_frame},
                               {"last_frame", last},
                               {"frames", q.frames},
-                              {"muscles", clip.muscles.size()},
+                              {"muscles", clip.muscleCount()},
+                              {"skin", clip.drawn_skin >= 0 ? nlohmann::json(clip.muscles.back().name) : nlohmann::json()},
                               {"vertices", clip.surfaceVertices()},
                               {"bytes", bytes},
                               {"seconds", res.seconds}};

@@ -3,6 +3,7 @@
 #include "sim/printable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
@@ -66,6 +67,13 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         outside_per_muscle.resize(o.muscle_deepest.size(), 0.0f);
         for (size_t m = 0; m < o.muscle_deepest.size(); ++m)
             outside_per_muscle[m] = std::max(outside_per_muscle[m], o.muscle_deepest[m]);
+        const auto w0 = std::chrono::steady_clock::now();
+        sim::wrapSkin(s.world(), s.world().particles.x, sim::kSkinWrapClearance, wrap_scratch, drawn_skin);
+        skin_wrap_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
+        const sim::EnvelopeOutside d = sim::measureOutside(s.world(), s.world().particles.x, drawn_skin, true);
+        if (d.deepest > outside_drawn_skin.value || outside_drawn_skin.frame < 0)
+            outside_drawn_skin = {d.deepest, d.muscle, s.frame(), {}, vertexOf(s, d.muscle, d.particle)};
     }
     const std::vector<sim::MuscleStats> stats = s.muscleStats();
     if (trace) {
@@ -255,6 +263,11 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
             for (size_t m = 0; m < rec.outside_per_muscle.size() && m < stats.size(); ++m)
                 per[stats[m].name] = rec.outside_per_muscle[m];
             limb["outside_skin_per_muscle_m"] = per;
+            limb["outside_drawn_skin_m"] = extreme(rec.outside_drawn_skin, "into");
+            limb["outside_drawn_skin_m"].erase("into");
+            std::vector<double> wrap = rec.skin_wrap_ms;
+            std::sort(wrap.begin(), wrap.end());
+            limb["skin_wrap_ms_median"] = wrap.empty() ? 0.0 : wrap[wrap.size() / 2];
         }
         j["over_run"]["limb"] = limb;
     }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/simulation.h"
+#include "sim/skin_wrap.h"
 
 namespace app {
 
@@ -57,6 +58,12 @@ struct RunRecorder {
     std::vector<float> outside_share_past_2mm;  // per frame: share of the measured vertices
     std::vector<float> outside_per_muscle;      // per muscle: the farthest out over the run, m
     bool has_envelope = false;
+    // The drawn skin (sim/skin_wrap.h) each frame: how far any surface vertex
+    // lies outside it, and what computing it cost.
+    Extreme outside_drawn_skin;
+    std::vector<double> skin_wrap_ms;
+    sim::SkinWrapScratch wrap_scratch;
+    std::vector<glm::vec3> drawn_skin;
     // Drift (sim/limb_drift.h): per frame the 99th percentile over the free
     // surface vertices; over the run the largest, and per muscle.
     std::vector<float> drift_p99;

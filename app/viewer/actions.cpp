@@ -241,6 +241,14 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
     }
 }
 
+void Actions::setSkin(bool on) {
+    s_.render.skin = on;
+    if (s_.controls.want_skin_wrap != on) {
+        s_.controls.want_skin_wrap = on;
+        pushControls(false);
+    }
+}
+
 void Actions::setSkinOpacity(float factor) {
     if (!std::isfinite(factor)) return;
     s_.render.skin_opacity = std::clamp(factor, kSkinOpacityMin, kSkinOpacityMax);

@@ -98,7 +98,9 @@ public:
     // Translucent meshes (the skin over the muscles; docs/scene-format.md,
     // "Translucent meshes"): all shown or hidden, and their opacity as a
     // factor on the material's alpha (clamped to the range below).
-    void setSkin(bool on) { s_.render.skin = on; }
+    // Shows or hides the translucent meshes; the sim thread wraps the skin
+    // over the muscles only while it is shown (sim/skin_wrap.h).
+    void setSkin(bool on);
     void toggleSkin() { s_.render.skin = !s_.render.skin; }
     static constexpr float kSkinOpacityMin = app::preset_limits::kSkinOpacityMin;
     static constexpr float kSkinOpacityMax = app::preset_limits::kSkinOpacityMax;

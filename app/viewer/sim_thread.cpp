@@ -403,6 +403,10 @@ void SimThread::publish() {
         sim.musclePenetrationPerVertex(f.vertex_overlap);
     else
         f.vertex_overlap.clear();
+    if (controls_.want_skin_wrap && w.envelope.active())
+        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, wrap_scratch_, f.skin_wrap);
+    else
+        f.skin_wrap.clear();
     if (controls_.want_drift)
         sim.driftPerVertex(f.vertex_drift);
     else

@@ -16,6 +16,7 @@
 
 #include "app/run/run_report.h"
 #include "app/run/scene_driver.h"
+#include "sim/skin_wrap.h"
 #include "app/viewer/controls.h"
 #include "app/viewer/frame_cache.h"
 #include "app/viewer/sim_frame.h"
@@ -97,6 +98,8 @@ private:
     sim::StepReport failure_;
     uint64_t reports_ = 0;
     std::string report_error_;
+
+    sim::SkinWrapScratch wrap_scratch_;  // the drawn skin's scratch
 
     TripleBuffer<SimFrame> frames_;
     std::atomic<uint64_t> published_{0};

@@ -51,7 +51,16 @@ std::vector<BakedMuscle> bakedMuscles(const sim::World& w);
 struct BakeClip {
     std::string source;                 // the scene, for the files' metadata
     const Scene* scene = nullptr;       // skeleton, animations, bone meshes
+    // Every muscle's surface and, last, the drawn skin that wraps them when
+    // the scene has a skin envelope (sim/skin_wrap.h): a mesh like a
+    // muscle's, named as the scene's skin node, whose vertices follow the
+    // particles in each frame's positions (its `first` is the particle
+    // count). It replaces the skinned mesh it was made from in the files.
     std::vector<BakedMuscle> muscles;
+    int drawn_skin = -1;                // index in `muscles` (−1: none)
+    size_t muscleCount() const { return muscles.size() - (drawn_skin >= 0 ? 1 : 0); }
+    // Whether scene mesh `k` is the skin the drawn skin replaces.
+    bool replacedMesh(size_t k) const { return drawn_skin >= 0 && scene && int(k) == scene->envelope_mesh; }
     int animation = -1;                 // the animation that drove the bones (−1: none)
     int64_t first_frame = 1;            // simulation frame index of the first baked frame
     int64_t frames = 0;                 // N
@@ -65,8 +74,9 @@ struct BakeClip {
 class BakeWriter {
 public:
     virtual ~BakeWriter() = default;  // removes the temporaries unless finished
-    // The next frame: every particle's position (sim::Particles::x); a frame
-    // past the clip's N is refused (ExportError naming the file).
+    // The next frame: every particle's position (sim::Particles::x), then
+    // the drawn skin's vertices when the clip has one; a frame past the
+    // clip's N is refused (ExportError naming the file).
     void addFrame(const std::vector<glm::vec3>& x);
     // Completes the files and renames them into place; refused before N frames.
     void finish();

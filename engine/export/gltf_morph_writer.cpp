@@ -221,7 +221,9 @@ private:
         }
 
         // Bone meshes.
-        for (const RenderMesh& rm : scene.meshes) {
+        for (size_t k = 0; k < scene.meshes.size(); ++k) {
+            const RenderMesh& rm = scene.meshes[k];
+            if (clip_.replacedMesh(k)) continue;  // the drawn skin stands for it
             if (rm.positions.empty() || rm.indices.empty()) continue;
             std::vector<glm::vec3> normals = rm.normals;
             if (normals.size() != rm.positions.size()) {

@@ -175,8 +175,9 @@ private:
             s += "        }\n";
             flush(s);
         }
-        for (const RenderMesh& m : scene.meshes) {
-            if (!m.skinned()) continue;
+        for (size_t k = 0; k < scene.meshes.size(); ++k) {
+            const RenderMesh& m = scene.meshes[k];
+            if (!m.skinned() || clip_.replacedMesh(k)) continue;  // the drawn skin stands for it
             s += "        def Mesh " + quoted(primName(m.name.empty() ? "skin" : m.name + "_skin", used)) +
                  "\n        {\n";
             appendTopology(s, "            ", triangles(m.indices));

@@ -25,6 +25,9 @@ struct DrawFrame {
     std::span<const glm::mat4> joint_globals;    // skeleton global transforms
     std::span<const glm::mat4> body_transforms;  // sim bodies
     std::span<const float> morph_weights;        // engine::Scene::morphWeights (empty: the meshes' defaults)
+    // The skin envelope as drawn, wrapped over the muscles (sim/skin_wrap.h),
+    // in the envelope's vertex order (empty: its skinned pose).
+    std::span<const glm::vec3> skin_wrap;
 };
 
 }  // namespace engine::render

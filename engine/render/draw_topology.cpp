@@ -220,6 +220,11 @@ DrawTopology buildDrawTopology(const sim::World& w, const engine::Scene* scene,
             if (t.bones.back().texture >= int(scene->textures.size())) t.bones.back().texture = -1;
         }
         t.textures = scene->textures;
+        if (scene->envelope_mesh >= 0 && size_t(scene->envelope_mesh) < t.bones.size() &&
+            scene->envelope_weld.size() == t.bones[size_t(scene->envelope_mesh)].positions.size()) {
+            t.envelope_mesh = scene->envelope_mesh;
+            t.envelope_weld = scene->envelope_weld;
+        }
         if (w.muscles.empty()) meshMotionBounds(*scene, t);
     } else {
         for (size_t i = 0; i < w.bodies.size(); ++i)

@@ -91,6 +91,11 @@ struct DrawTopology {
     std::vector<uint32_t> attachments;      // particle indices held on bodies
     std::vector<BoneMesh> bones;
     std::vector<engine::Texture> textures;  // the scene's base colour textures
+    // The bone mesh that is the scene's skin envelope (−1: none) and, per
+    // vertex of it, its envelope vertex: where the drawn skin that wraps the
+    // muscles (DrawFrame::skin_wrap) replaces its skinned pose.
+    int envelope_mesh = -1;
+    std::vector<uint32_t> envelope_weld;
     bool hasTranslucent() const;            // any bone mesh with blend
     // Scenes without muscles: where the meshes reach over every animation
     // (sampled), so the floor and "frame all" hold the whole motion from

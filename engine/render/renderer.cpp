@@ -210,9 +210,15 @@ void Renderer::prepareBones(const DrawFrame& f) {
 // Poses and uploads the translucent meshes when the joints or bodies moved
 // (a paused or scrubbed-to frame uploads nothing).
 void Renderer::poseTranslucent(const DrawFrame& f) {
-    if (translucent_pose_.matches(f)) return;
+    // The wrapped skin changes with the muscles, not only with the joints.
+    const bool wrapped = topo_->envelope_mesh >= 0 && !f.skin_wrap.empty();
+    if (translucent_pose_.matches(f) && (!wrapped || (f.serial != 0 && f.serial == wrap_serial_))) return;
+    wrap_serial_ = wrapped ? f.serial : 0;
     for (Translucent& t : translucent_) {
         poseMesh(topo_->bones[t.mesh], f, skin_pos_, skin_mats_);
+        if (wrapped && int(t.mesh) == topo_->envelope_mesh && skin_pos_.size() == topo_->envelope_weld.size())
+            for (size_t v = 0; v < skin_pos_.size(); ++v)
+                if (topo_->envelope_weld[v] < f.skin_wrap.size()) skin_pos_[v] = f.skin_wrap[topo_->envelope_weld[v]];
         computeVertexNormals(skin_pos_, t.tris, skin_nrm_);
         t.bounds = Bounds{};
         for (const auto& p : skin_pos_) t.bounds.add(p);

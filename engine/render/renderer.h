@@ -145,6 +145,7 @@ private:
     std::vector<GLuint> textures_;  // per DrawTopology::textures
     std::vector<glm::vec3> skin_pos_, skin_nrm_, skin_col_;
     PoseKey translucent_pose_, bone_pose_;
+    uint64_t wrap_serial_ = 0;  // the frame whose wrapped skin the translucent meshes hold
     MuscleKey muscle_key_;
     Bounds muscle_bounds_, bone_bounds_;  // of the last derived muscles / posed opaque bones
     Bounds bounds_;

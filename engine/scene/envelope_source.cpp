@@ -34,6 +34,7 @@ bool holdsMuscles(const std::vector<glm::vec3>& posed, const sim::SceneDesc& des
 void attachEnvelope(Scene& s) {
     s.envelope_mesh = -1;
     s.envelope_source.clear();
+    s.envelope_weld.clear();
     s.desc.envelope = {};
     if (s.desc.muscles.empty()) return;
     std::vector<glm::mat4> globals;
@@ -82,11 +83,13 @@ void attachEnvelope(Scene& s) {
     if (e.triangles.empty()) {
         s.desc.envelope = {};
         s.envelope_source.clear();
+        s.envelope_weld.clear();
         return;
     }
     e.name = m.name;
     if (m.envelope_thickness >= 0.0f) e.thickness = m.envelope_thickness;
     s.envelope_mesh = chosen;
+    s.envelope_weld = std::move(weld);
 }
 
 }  // namespace engine

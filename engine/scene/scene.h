@@ -130,6 +130,9 @@ struct Scene {
     // per envelope vertex, the mesh vertex it was welded from.
     int envelope_mesh = -1;
     std::vector<uint32_t> envelope_source;
+    // Per vertex of that mesh: its envelope vertex (the drawn skin that
+    // wraps the muscles, sim/skin_wrap.h, comes back to the mesh through it).
+    std::vector<uint32_t> envelope_weld;
     // The envelope's vertices at time t of an animation (−1: rest pose), in
     // desc.envelope's order, into `out` (empty when there is no envelope).
     void envelopePose(int animation, double t, std::vector<glm::vec3>& out) const;

@@ -18,6 +18,7 @@
 
 #include "app/run/bake.h"
 #include "app/run/scene_driver.h"
+#include "sim/skin_wrap.h"
 #include "test_helpers.h"
 
 namespace fs = std::filesystem;
@@ -38,7 +39,9 @@ struct Muscle {
     uint32_t first, count, triangles;
 };
 
-// Every muscle's surface positions after `frame` frames, as `run` computes them.
+// Every muscle's surface positions after `frame` frames, as `run` computes
+// them, and after them the drawn skin wrapped over them (sim/skin_wrap.h)
+// as a mesh of its own, as `bake` writes it.
 struct Reference {
     std::vector<Muscle> muscles;
     std::map<int, std::vector<glm::vec3>> x;  // frame → all particles
@@ -49,12 +52,22 @@ Reference simulate(const std::string& scene, const std::vector<int>& frames) {
     Reference r;
     app::SceneDriver d;
     EXPECT_EQ(d.load(scene), "");
-    for (const auto& m : d.sim().world().muscles) r.muscles.push_back({m.name, m.first, m.surface_count, m.tri_count});
+    const sim::World& w = d.sim().world();
+    for (const auto& m : w.muscles) r.muscles.push_back({m.name, m.first, m.surface_count, m.tri_count});
+    if (w.envelope.active())
+        r.muscles.push_back({w.envelope.name, uint32_t(w.particles.size()), uint32_t(w.envelope.rest.size()),
+                             uint32_t(w.envelope.triangles.size())});
     r.dt = d.params().frame_dt;
     const int last = *std::max_element(frames.begin(), frames.end());
+    sim::SkinWrapScratch scratch;
+    std::vector<glm::vec3> skin;
     for (int f = 1; f <= last; ++f) {
         EXPECT_TRUE(d.step().ok);
-        if (std::find(frames.begin(), frames.end(), f) != frames.end()) r.x[f] = d.sim().world().particles.x;
+        if (std::find(frames.begin(), frames.end(), f) == frames.end()) continue;
+        r.x[f] = w.particles.x;
+        if (!w.envelope.active()) continue;
+        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, scratch, skin);
+        r.x[f].insert(r.x[f].end(), skin.begin(), skin.end());
     }
     return r;
 }

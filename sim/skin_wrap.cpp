@@ -1,0 +1,165 @@
+#include "sim/skin_wrap.h"
+
+#include <algorithm>
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/envelope.h"
+#include "sim/world.h"
+
+namespace sim {
+
+namespace {
+
+// Three rounds: each measures against the skin the last pushed out (where
+// it moved, the closest triangle may be another one) and adds what is
+// still missing.
+constexpr int kRounds = 3;
+// What the first round counts as near the skin (m): later rounds look again
+// only at those vertices.
+constexpr float kNear = 0.01f;
+// The bulge spreads over this many rings of skin vertices around a pushed
+// one, losing kFalloff of its move per ring, so the skin rounds over a
+// muscle instead of tenting at one vertex.
+constexpr int kSpreadRings = 4;
+constexpr float kFalloff = 0.6f;
+glm::vec3 barycentric(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 v0 = b - a, v1 = c - a, v2 = p - a;
+    const float d00 = glm::dot(v0, v0), d01 = glm::dot(v0, v1), d11 = glm::dot(v1, v1);
+    const float d20 = glm::dot(v2, v0), d21 = glm::dot(v2, v1);
+    const float den = d00 * d11 - d01 * d01;
+    if (!(std::abs(den) > 0.0f)) return glm::vec3(1.0f / 3.0f);
+    const float v = (d11 * d20 - d01 * d21) / den, w = (d00 * d21 - d01 * d20) / den;
+    return glm::clamp(glm::vec3(1.0f - v - w, v, w), 0.0f, 1.0f);
+}
+
+// Vertex normals of the envelope in positions V, smoothed over one ring
+// (a crease's normals converge; smoothed, neighbours move alike).
+void vertexNormals(const Envelope& e, const std::vector<glm::vec3>& V, std::vector<glm::vec3>& out) {
+    std::vector<glm::vec3> face(V.size(), glm::vec3(0.0f));
+    for (const glm::uvec3& t : e.triangles) {
+        const glm::vec3 n = glm::cross(V[t.y] - V[t.x], V[t.z] - V[t.x]);
+        face[t.x] += n;
+        face[t.y] += n;
+        face[t.z] += n;
+    }
+    for (glm::vec3& n : face) n = glm::length(n) > 0.0f ? glm::normalize(n) : glm::vec3(0.0f);
+    out.assign(V.size(), glm::vec3(0.0f));
+    for (size_t v = 0; v < V.size(); ++v) {
+        glm::vec3 sum = face[v];
+        for (uint32_t k = e.ring_begin[v]; k < e.ring_begin[v + 1]; ++k) {
+            const glm::uvec3 t = e.triangles[e.ring[k]];
+            sum += face[t.x] + face[t.y] + face[t.z];
+        }
+        out[v] = glm::length(sum) > 0.0f ? glm::normalize(sum) : glm::vec3(0.0f);
+    }
+}
+
+}  // namespace
+
+void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, SkinWrapScratch& s,
+              std::vector<glm::vec3>& out) {
+    const Envelope& e = w.envelope;
+    if (!e.active() || e.curr.size() != e.rest.size() || X.size() != w.particles.size()) {
+        out.clear();
+        return;
+    }
+    out = e.curr;
+    const size_t nv = out.size(), np = X.size();
+    s.tri.assign(np, -1);
+    s.near.assign(np, 0);
+    if (s.hint.size() != np) s.hint.assign(np, -1);
+    s.bary.resize(np);
+    s.push.resize(np);
+    s.push_normal.resize(np);
+    s.required.resize(nv);
+    s.height.resize(nv);
+    s.next.resize(nv);
+    for (int round = 0; round < kRounds; ++round) {
+        const EnvelopeGrid grid(e, out);
+        // Which surface vertices lie closer to the skin than the clearance,
+        // and where on it (in parallel: each writes its own slot).
+        const int64_t nm = int64_t(w.muscles.size());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t mi = 0; mi < nm; ++mi) {
+            const Muscle& m = w.muscles[size_t(mi)];
+            for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
+                s.tri[i] = -1;
+                // Later rounds only look again at the vertices the first
+                // found near the skin: pushing it out takes it away from
+                // the others.
+                if (round > 0 && !s.near[i]) continue;
+                float beyond = 0.0f;
+                if (grid.far(X[i], beyond)) continue;  // flung far away: no skin could hold it
+                // A bound vertex walks from where its last substep ended;
+                // any other from where its walk ended the frame before
+                // (found exactly the first time). Near the skin, an unbound
+                // vertex's closest point is found exactly.
+                ClosestPoint c;
+                const bool bound = e.tri[i] >= 0;
+                const int32_t start = bound ? e.tri[i] : s.hint[i];
+                uint32_t t = ~0u;
+                if (start >= 0 && size_t(start) < e.triangles.size()) {
+                    t = envelopeWalk(e, out, uint32_t(start), X[i], c);
+                    if (c.signed_distance > -kNear) {
+                        // Near the skin a walk may rest on a fold: the exact
+                        // closest point, from the nearest cells when they
+                        // settle it.
+                        ClosestPoint near;
+                        bool proven = false;
+                        const uint32_t u = grid.closestWithin(X[i], 1, near, proven);
+                        if (u != ~0u && proven) t = u, c = near;
+                        else t = locateOnEnvelope(e, out, grid, -1, X[i], c);
+                    }
+                } else {
+                    t = locateOnEnvelope(e, out, grid, -1, X[i], c);
+                }
+                if (t == ~0u || !c.valid) continue;
+                if (!bound && round == 0) s.hint[i] = int32_t(t);
+                if (round == 0) s.near[i] = c.signed_distance > -kNear;
+                if (!(c.signed_distance > -clearance)) continue;
+                // Outside its closest triangle but inside another piece of
+                // a skin folded through itself (the crease of a flexed
+                // elbow): covered (sim/envelope.h).
+                if (c.signed_distance > 0.0f && envelopeCrossings(e, out, X[i]) >= 1) continue;
+                const glm::uvec3 tri = e.triangles[t];
+                s.tri[i] = int32_t(t);
+                s.bary[i] = barycentric(c.point, out[tri.x], out[tri.y], out[tri.z]);
+                s.push[i] = c.signed_distance + clearance;
+                s.push_normal[i] = c.normal;
+            }
+        }
+        vertexNormals(e, out, s.normals);
+        std::fill(s.required.begin(), s.required.end(), glm::vec3(0.0f));
+        for (size_t i = 0; i < np; ++i) {
+            if (s.tri[i] < 0) continue;
+            const glm::uvec3 tri = e.triangles[size_t(s.tri[i])];
+            const glm::vec3 b = s.bary[i];
+            const float norm2 = glm::dot(b, b);
+            for (int k = 0; k < 3; ++k) {
+                const float cosine = std::max(0.3f, glm::dot(s.normals[tri[k]], s.push_normal[i]));
+                const glm::vec3 move = (s.push[i] * b[k] / (norm2 * cosine)) * s.normals[tri[k]];
+                if (glm::dot(move, move) > glm::dot(s.required[tri[k]], s.required[tri[k]])) s.required[tri[k]] = move;
+            }
+        }
+        s.height = s.required;
+        for (int ring = 0; ring < kSpreadRings; ++ring) {
+            const int64_t n = int64_t(nv);
+#pragma omp parallel for schedule(static)
+            for (int64_t v = 0; v < n; ++v) {
+                float best = glm::length(s.height[size_t(v)]);
+                for (uint32_t k = e.ring_begin[size_t(v)]; k < e.ring_begin[size_t(v) + 1]; ++k) {
+                    const glm::uvec3 t = e.triangles[e.ring[k]];
+                    for (int c = 0; c < 3; ++c) best = std::max(best, kFalloff * glm::length(s.height[t[c]]));
+                }
+                s.next[size_t(v)] = best * s.normals[size_t(v)];
+            }
+            std::swap(s.height, s.next);
+        }
+        for (size_t v = 0; v < nv; ++v) out[v] += s.height[v];
+    }
+}
+
+}  // namespace sim
