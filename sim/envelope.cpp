@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 #include <glm/geometric.hpp>
 
@@ -96,13 +95,52 @@ EnvelopeGrid::EnvelopeGrid(const Envelope& e, const std::vector<glm::vec3>& V) :
     const float largest = std::max({extent.x, extent.y, extent.z});
     if (!(largest < 1.0e6f)) cell_ *= (largest / 1.0e6f) + 1.0f;
     rings_ = int(std::ceil(glm::length(hi - lo_) / cell_)) + 2;
+    spheres_.resize(e.triangles.size());
+    for (uint32_t k = 0; k < e.triangles.size(); ++k) {
+        const glm::uvec3 t = e.triangles[k];
+        const glm::vec3 c = (V[t.x] + V[t.y] + V[t.z]) / 3.0f;
+        const float r = std::sqrt(std::max({glm::dot(V[t.x] - c, V[t.x] - c), glm::dot(V[t.y] - c, V[t.y] - c),
+                                            glm::dot(V[t.z] - c, V[t.z] - c)}));
+        spheres_[k] = glm::vec4(c, r);
+    }
+    std::vector<std::pair<uint64_t, uint32_t>> entries;
     for (uint32_t k = 0; k < e.triangles.size(); ++k) {
         const glm::uvec3 t = e.triangles[k];
         const glm::ivec3 a = cellOf(glm::min(glm::min(V[t.x], V[t.y]), V[t.z]));
         const glm::ivec3 b = cellOf(glm::max(glm::max(V[t.x], V[t.y]), V[t.z]));
         for (int x = a.x; x <= b.x; ++x)
             for (int y = a.y; y <= b.y; ++y)
-                for (int z = a.z; z <= b.z; ++z) cells_[key({x, y, z})].push_back(k);
+                for (int z = a.z; z <= b.z; ++z) entries.emplace_back(key({x, y, z}), k);
+    }
+    std::sort(entries.begin(), entries.end());
+    tris_.reserve(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        if (i == 0 || entries[i].first != entries[i - 1].first) {
+            keys_.push_back(entries[i].first);
+            begin_.push_back(uint32_t(tris_.size()));
+        }
+        tris_.push_back(entries[i].second);
+    }
+    begin_.push_back(uint32_t(tris_.size()));
+    uint64_t slots = 1;
+    while (slots < 2 * keys_.size()) slots <<= 1;
+    slot_mask_ = slots - 1;
+    slots_.assign(size_t(slots), 0);
+    for (uint32_t c = 0; c < keys_.size(); ++c) {
+        uint64_t s = (keys_[c] * 0x9E3779B97F4A7C15ull >> 20) & slot_mask_;
+        while (slots_[size_t(s)] != 0) s = (s + 1) & slot_mask_;
+        slots_[size_t(s)] = c + 1;
+    }
+}
+
+const uint32_t* EnvelopeGrid::cell(uint64_t k, uint32_t& count) const {
+    for (uint64_t s = (k * 0x9E3779B97F4A7C15ull >> 20) & slot_mask_;; s = (s + 1) & slot_mask_) {
+        const uint32_t c = slots_[size_t(s)];
+        if (c == 0) return nullptr;
+        if (keys_[c - 1] == k) {
+            count = begin_[c] - begin_[c - 1];
+            return tris_.data() + begin_[c - 1];
+        }
     }
 }
 
@@ -126,9 +164,15 @@ uint32_t EnvelopeGrid::closest(glm::vec3 p, ClosestPoint& out) const {
 uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven) const {
     proven = false;
     uint32_t best = kNone;
-    if (cells_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return best;
+    if (keys_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return best;
     float best_d2 = 0.0f;
     auto consider = [&](uint32_t k) {
+        // Its bounding sphere farther than the best: it cannot be closer
+        // (the margin keeps a rounding from skipping an equal one).
+        if (best != kNone) {
+            const float lower = glm::length(glm::vec3(spheres_[k]) - p) - spheres_[k].w;
+            if (lower > 0.0f && lower * lower > best_d2 * 1.0001f + 1e-12f) return;
+        }
         TriFeature f;
         const float d2 = distance2To(e_, V_, k, p, f);
         if (best == kNone || d2 < best_d2 || (d2 == best_d2 && k < best)) {
@@ -162,9 +206,9 @@ uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out,
             for (int dy = -r; dy <= r; ++dy)
                 for (int dz = -r; dz <= r; ++dz) {
                     if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r) continue;
-                    auto it = cells_.find(key(c + glm::ivec3(dx, dy, dz)));
-                    if (it == cells_.end()) continue;
-                    for (uint32_t k : it->second) consider(k);
+                    uint32_t count = 0;
+                    const uint32_t* tris = cell(key(c + glm::ivec3(dx, dy, dz)), count);
+                    for (uint32_t n = 0; n < count && tris; ++n) consider(tris[n]);
                 }
         const float reach = inner + float(r) * cell_;
         if (best != kNone && best_d2 <= reach * reach) return finish(true);

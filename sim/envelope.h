@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -90,7 +89,17 @@ private:
     glm::vec3 lo_{0.0f}, hi_{0.0f};
     float cell_ = 1.0f;
     int rings_ = 0;
-    std::unordered_map<uint64_t, std::vector<uint32_t>> cells_;
+    // The cells that hold triangles, flat: their keys ascending, each one's
+    // triangles (ascending) in tris_[begin_[c], begin_[c + 1]), and an
+    // open-addressing table (slot → cell + 1, 0: empty) to find a key: one
+    // probe or two per cell a search reads, no allocation per cell.
+    const uint32_t* cell(uint64_t key, uint32_t& count) const;
+    // Per triangle its bounding sphere (centre, radius): a triangle whose
+    // sphere lies farther than the best so far is not read.
+    std::vector<glm::vec4> spheres_;
+    std::vector<uint64_t> keys_;
+    std::vector<uint32_t> begin_, tris_, slots_;
+    uint64_t slot_mask_ = 0;
 };
 
 // Walks from triangle t to the triangle of the envelope in positions V

@@ -40,7 +40,7 @@ uint32_t LimbDrift::bucketOf(glm::ivec3 c) const {
     return h & mask_;
 }
 
-void LimbDrift::buildGrid(const World& w, const std::vector<glm::vec3>& X) {
+void LimbDrift::buildGrid(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T) {
     points_.clear();
     for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];
@@ -53,7 +53,7 @@ void LimbDrift::buildGrid(const World& w, const std::vector<glm::vec3>& X) {
         const Body& body = w.bodies[b];
         if (body.triangles.empty()) continue;
         for (uint32_t v = 0; v < body.vertices.size(); ++v) {
-            const glm::vec3 x = glm::vec3(body.curr * glm::vec4(body.vertices[v], 1.0f));
+            const glm::vec3 x = glm::vec3(T[b] * glm::vec4(body.vertices[v], 1.0f));
             body_vertices_.push_back(x);
             points_.push_back({x, -1 - int32_t(b), v});
         }
@@ -74,15 +74,16 @@ void LimbDrift::buildGrid(const World& w, const std::vector<glm::vec3>& X) {
     for (size_t k = 0; k < points_.size(); ++k) sorted_[fill[bucket_[k]]++] = points_[k];
 }
 
-float LimbDrift::nearest(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>* envelope,
-                         uint32_t i, glm::vec3 p) const {
+float LimbDrift::nearest(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T,
+                         const std::vector<glm::vec3>* envelope, uint32_t i, glm::vec3 p) const {
     const int32_t own = int32_t(w.particles.muscle[i]);
     float best = kDriftReach;
     // Bone capsules, exactly.
-    for (const Body& b : w.bodies) {
+    for (size_t k = 0; k < w.bodies.size(); ++k) {
+        const Body& b = w.bodies[k];
         if (!b.triangles.empty() || !(b.capsule_radius > 0.0f)) continue;
-        const glm::vec3 a = glm::vec3(b.curr * glm::vec4(b.capsule_a, 1.0f));
-        const glm::vec3 c = glm::vec3(b.curr * glm::vec4(b.capsule_b, 1.0f));
+        const glm::vec3 a = glm::vec3(T[k] * glm::vec4(b.capsule_a, 1.0f));
+        const glm::vec3 c = glm::vec3(T[k] * glm::vec4(b.capsule_b, 1.0f));
         best = std::min(best, std::max(0.0f, glm::length(p - closestOnSegment(p, a, c)) - b.capsule_radius));
     }
     // The skin from inside, for a vertex bound to it.
@@ -142,33 +143,42 @@ float LimbDrift::nearest(const World& w, const std::vector<glm::vec3>& X, const 
     return best;
 }
 
-void LimbDrift::distances(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>* envelope,
-                          std::vector<float>& out) const {
+void LimbDrift::distances(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T,
+                          const std::vector<glm::vec3>* envelope, std::vector<float>& out) const {
     out.assign(X.size(), 0.0f);
     const int64_t nm = int64_t(w.muscles.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t mi = 0; mi < nm; ++mi) {
         const Muscle& m = w.muscles[size_t(mi)];
         for (uint32_t i = m.first; i < m.first + m.surface_count; ++i)
-            if (w.particles.w[i] != 0.0f) out[i] = nearest(w, X, envelope, i, X[i]);
+            if (w.particles.w[i] != 0.0f) out[i] = nearest(w, X, T, envelope, i, X[i]);
     }
 }
 
 void LimbDrift::prepare(const World& w) {
+    // Only what the rest distances need from the load: they are measured
+    // at the first measure (a run that never asks pays nothing).
     incidence(w.triangles, w.particles.size(), tri_begin_, tri_of_);
-    buildGrid(w, w.particles.rest);
-    const std::vector<glm::vec3>* env = w.envelope.active() ? &w.envelope.rest : nullptr;
-    distances(w, w.particles.rest, env, rest_);
+    body_rest_.clear();
+    for (const Body& b : w.bodies) body_rest_.push_back(b.curr);
+    rest_.clear();
 }
 
 DriftResult LimbDrift::measure(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& envelope) {
     DriftResult r;
     r.muscle_max.assign(w.muscles.size(), 0.0f);
     drift_.assign(X.size(), 0.0f);
-    if (rest_.size() != X.size() || tri_begin_.size() != X.size() + 1) return r;
-    buildGrid(w, X);
+    if (tri_begin_.size() != X.size() + 1 || body_rest_.size() != w.bodies.size() || X.size() != w.particles.size())
+        return r;
+    if (rest_.size() != X.size()) {
+        buildGrid(w, w.particles.rest, body_rest_);
+        distances(w, w.particles.rest, body_rest_, w.envelope.active() ? &w.envelope.rest : nullptr, rest_);
+    }
+    body_now_.clear();
+    for (const Body& b : w.bodies) body_now_.push_back(b.curr);
+    buildGrid(w, X, body_now_);
     const bool env = w.envelope.active() && envelope.size() == w.envelope.rest.size();
-    distances(w, X, env ? &envelope : nullptr, now_);
+    distances(w, X, body_now_, env ? &envelope : nullptr, now_);
     std::vector<float> all;
     for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 namespace sim {
@@ -34,8 +35,9 @@ struct DriftResult {
 
 class LimbDrift {
 public:
-    // The rest distances: the bind pose (World::particles.rest), the bodies
-    // at their load transform (curr) and the envelope's rest. Call at load.
+    // Call at load: keeps the bodies' load transforms. The rest distances
+    // (the bind pose, World::particles.rest; the bodies as loaded; the
+    // envelope's rest) are measured at the first measure.
     void prepare(const World& w);
     // Drift of positions X, the bodies at `curr` and the envelope posed as
     // `envelope` (ignored unless sized to it).
@@ -52,15 +54,17 @@ private:
         int32_t owner;  // muscle index, or −1 − body for a bone-mesh vertex
         uint32_t id;    // particle, or the body's vertex
     };
-    void buildGrid(const World& w, const std::vector<glm::vec3>& X);
+    void buildGrid(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T);
     uint32_t bucketOf(glm::ivec3 c) const;
     // Distance from particle i at p to the nearest surface not its muscle's.
-    float nearest(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>* envelope, uint32_t i,
-                  glm::vec3 p) const;
-    void distances(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>* envelope,
-                   std::vector<float>& out) const;
+    // T: every body's transform.
+    float nearest(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T,
+                  const std::vector<glm::vec3>* envelope, uint32_t i, glm::vec3 p) const;
+    void distances(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::mat4>& T,
+                   const std::vector<glm::vec3>* envelope, std::vector<float>& out) const;
 
     std::vector<float> rest_, now_, drift_;
+    std::vector<glm::mat4> body_rest_, body_now_;  // every body's transform: as loaded, now
     std::vector<Point> points_, sorted_;
     std::vector<uint32_t> start_, bucket_;
     std::vector<glm::vec3> body_vertices_;  // per body mesh: its vertices at `curr`, concatenated

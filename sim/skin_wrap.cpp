@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <cmath>
+#include <optional>
 
 #include <glm/geometric.hpp>
 
@@ -60,7 +61,7 @@ void vertexNormals(const Envelope& e, const std::vector<glm::vec3>& V, std::vect
 }  // namespace
 
 void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, SkinWrapScratch& s,
-              std::vector<glm::vec3>& out) {
+              std::vector<glm::vec3>& out, SkinWrapQuality quality) {
     const Envelope& e = w.envelope;
     if (!e.active() || e.curr.size() != e.rest.size() || X.size() != w.particles.size()) {
         out.clear();
@@ -77,8 +78,16 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
     s.required.resize(nv);
     s.height.resize(nv);
     s.next.resize(nv);
-    for (int round = 0; round < kRounds; ++round) {
-        const EnvelopeGrid grid(e, out);
+    // The viewer's pass: one round of walks, no grid unless a vertex has
+    // no walk to start from yet (its first frame).
+    const bool interactive = quality == SkinWrapQuality::Interactive;
+    bool need_grid = !interactive;
+    for (size_t i = 0; i < np && !need_grid; ++i)
+        need_grid = w.particles.branch[i] == 0 && e.tri[i] < 0 && s.hint[i] < 0;
+    const int rounds = interactive ? 1 : kRounds;
+    for (int round = 0; round < rounds; ++round) {
+        std::optional<EnvelopeGrid> built;
+        if (need_grid) built.emplace(e, out);
         // Which surface vertices lie closer to the skin than the clearance,
         // and where on it (in parallel: each writes its own slot).
         const int64_t nm = int64_t(w.muscles.size());
@@ -92,7 +101,7 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
                 // the others.
                 if (round > 0 && !s.near[i]) continue;
                 float beyond = 0.0f;
-                if (grid.far(X[i], beyond)) continue;  // flung far away: no skin could hold it
+                if (built && built->far(X[i], beyond)) continue;  // flung far away: no skin could hold it
                 // A bound vertex walks from where its last substep ended;
                 // any other from where its walk ended the frame before
                 // (found exactly the first time). Near the skin, an unbound
@@ -103,18 +112,18 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
                 uint32_t t = ~0u;
                 if (start >= 0 && size_t(start) < e.triangles.size()) {
                     t = envelopeWalk(e, out, uint32_t(start), X[i], c);
-                    if (c.signed_distance > -kNear) {
+                    if (!interactive && c.signed_distance > -kNear) {
                         // Near the skin a walk may rest on a fold: the exact
                         // closest point, from the nearest cells when they
                         // settle it.
                         ClosestPoint near;
                         bool proven = false;
-                        const uint32_t u = grid.closestWithin(X[i], 1, near, proven);
+                        const uint32_t u = built->closestWithin(X[i], 1, near, proven);
                         if (u != ~0u && proven) t = u, c = near;
-                        else t = locateOnEnvelope(e, out, grid, -1, X[i], c);
+                        else t = locateOnEnvelope(e, out, *built, -1, X[i], c);
                     }
-                } else {
-                    t = locateOnEnvelope(e, out, grid, -1, X[i], c);
+                } else if (built) {
+                    t = locateOnEnvelope(e, out, *built, -1, X[i], c);
                 }
                 if (t == ~0u || !c.valid) continue;
                 if (!bound && round == 0) s.hint[i] = int32_t(t);

@@ -40,7 +40,12 @@ struct SkinWrapScratch {
 // w.envelope.curr (the frame's end), in the envelope's vertex order, into
 // `out` (empty when the scene has no envelope). `clearance`: how far every
 // muscle surface vertex ends up inside it at least.
+// Exact: three rounds, every vertex near the skin located exactly (what
+// `bake` writes and `run --json` measures). Interactive: one round of walks
+// (the viewer, every frame; a walk that rests on a fold of the skin can
+// leave a vertex a few mm out for that frame).
+enum class SkinWrapQuality { Exact, Interactive };
 void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, SkinWrapScratch& s,
-              std::vector<glm::vec3>& out);
+              std::vector<glm::vec3>& out, SkinWrapQuality quality = SkinWrapQuality::Exact);
 
 }  // namespace sim

@@ -84,10 +84,13 @@ BakeResult bakeClip(const BakeRequest& q, const BakeProgress& progress) {
                             "); nothing written";
                 return res;
             }
-            recorder.addFrame(std::chrono::duration<double, std::milli>(s1 - s0).count(), driver.sim());
-            if (driver.frame() >= q.first_frame) {
+            const bool written = driver.frame() >= q.first_frame;
+            if (written && clip.drawn_skin >= 0)
+                sim::wrapSkin(world, world.particles.x, sim::kSkinWrapClearance, wrap_scratch, skin_now);
+            recorder.addFrame(std::chrono::duration<double, std::milli>(s1 - s0).count(), driver.sim(),
+                              written && clip.drawn_skin >= 0 ? &skin_now : nullptr);
+            if (written) {
                 if (clip.drawn_skin >= 0) {
-                    sim::wrapSkin(world, world.particles.x, sim::kSkinWrapClearance, wrap_scratch, skin_now);
                     frame_positions.assign(world.particles.x.begin(), world.particles.x.end());
                     frame_positions.insert(frame_positions.end(), skin_now.begin(), skin_now.end());
                     writer->addFrame(frame_positions);

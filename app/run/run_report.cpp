@@ -34,7 +34,7 @@ nlohmann::json medianAndMax(std::vector<float> v) {
 
 }  // namespace
 
-void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
+void RunRecorder::addFrame(double ms, const sim::Simulation& s, const std::vector<glm::vec3>* drawn_skin_given) {
     frame_ms.push_back(ms);
     for (int p = 0; p < sim::kPhaseCount; ++p) phase_ms_sum[size_t(p)] += s.timers().last_frame_ms[size_t(p)];
     if (!measure) return;
@@ -67,11 +67,14 @@ void RunRecorder::addFrame(double ms, const sim::Simulation& s) {
         outside_per_muscle.resize(o.muscle_deepest.size(), 0.0f);
         for (size_t m = 0; m < o.muscle_deepest.size(); ++m)
             outside_per_muscle[m] = std::max(outside_per_muscle[m], o.muscle_deepest[m]);
-        const auto w0 = std::chrono::steady_clock::now();
-        sim::wrapSkin(s.world(), s.world().particles.x, sim::kSkinWrapClearance, wrap_scratch, drawn_skin);
-        skin_wrap_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
-        const sim::EnvelopeOutside d = sim::measureOutside(s.world(), s.world().particles.x, drawn_skin, true);
+        if (!drawn_skin_given) {
+            const auto w0 = std::chrono::steady_clock::now();
+            sim::wrapSkin(s.world(), s.world().particles.x, sim::kSkinWrapClearance, wrap_scratch, drawn_skin);
+            skin_wrap_ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
+        }
+        const sim::EnvelopeOutside d =
+            sim::measureOutside(s.world(), s.world().particles.x, drawn_skin_given ? *drawn_skin_given : drawn_skin, true);
         if (d.deepest > outside_drawn_skin.value || outside_drawn_skin.frame < 0)
             outside_drawn_skin = {d.deepest, d.muscle, s.frame(), {}, vertexOf(s, d.muscle, d.particle)};
     }
@@ -267,7 +270,7 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
             limb["outside_drawn_skin_m"].erase("into");
             std::vector<double> wrap = rec.skin_wrap_ms;
             std::sort(wrap.begin(), wrap.end());
-            limb["skin_wrap_ms_median"] = wrap.empty() ? 0.0 : wrap[wrap.size() / 2];
+            if (!wrap.empty()) limb["skin_wrap_ms_median"] = wrap[wrap.size() / 2];
         }
         j["over_run"]["limb"] = limb;
     }

@@ -71,7 +71,9 @@ struct RunRecorder {
     std::vector<float> drift_per_muscle;
     Extreme into_muscle;
     std::vector<float> into_share_past_3mm;     // per frame: share of the free surface vertices
-    void addFrame(double ms, const sim::Simulation& s);
+    // `drawn_skin`: the frame's drawn skin when the caller has it already
+    // (bake), so it is not wrapped twice; else wrapped here.
+    void addFrame(double ms, const sim::Simulation& s, const std::vector<glm::vec3>* drawn_skin_given = nullptr);
     double median() const;
     double percentile(double q) const;
 };

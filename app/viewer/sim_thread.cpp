@@ -404,7 +404,7 @@ void SimThread::publish() {
     else
         f.vertex_overlap.clear();
     if (controls_.want_skin_wrap && w.envelope.active())
-        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, wrap_scratch_, f.skin_wrap);
+        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, wrap_scratch_, f.skin_wrap, sim::SkinWrapQuality::Interactive);
     else
         f.skin_wrap.clear();
     if (controls_.want_drift)
