@@ -68,18 +68,6 @@ glm::vec3 safeNormalize(glm::vec3 v) {
     return l > 0.0f ? v / l : glm::vec3(0.0f);
 }
 
-// Barycentric coordinates of q, a point on triangle abc (clamped to it).
-glm::vec3 barycentric(glm::vec3 q, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    const glm::vec3 v0 = b - a, v1 = c - a, v2 = q - a;
-    const float d00 = glm::dot(v0, v0), d01 = glm::dot(v0, v1), d11 = glm::dot(v1, v1);
-    const float d20 = glm::dot(v2, v0), d21 = glm::dot(v2, v1);
-    const float den = d00 * d11 - d01 * d01;
-    if (!(std::fabs(den) > 0.0f)) return glm::vec3(1.0f / 3.0f);
-    float v = std::clamp((d11 * d20 - d01 * d21) / den, 0.0f, 1.0f);
-    float w = std::clamp((d00 * d21 - d01 * d20) / den, 0.0f, 1.0f - v);
-    return {1.0f - v - w, v, w};
-}
-
 // An orthonormal frame of triangle abc (edge ab, in-plane, face normal);
 // false when it is degenerate.
 bool triangleFrame(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::mat3& f) {

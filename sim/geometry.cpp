@@ -1,5 +1,6 @@
 #include "sim/geometry.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -88,6 +89,17 @@ ClosestPoint closestOnTriangle(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 
     }
     r.valid = true;
     return r;
+}
+
+glm::vec3 barycentric(glm::vec3 q, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 v0 = b - a, v1 = c - a, v2 = q - a;
+    const float d00 = glm::dot(v0, v0), d01 = glm::dot(v0, v1), d11 = glm::dot(v1, v1);
+    const float d20 = glm::dot(v2, v0), d21 = glm::dot(v2, v1);
+    const float den = d00 * d11 - d01 * d01;
+    if (!(std::fabs(den) > 0.0f)) return glm::vec3(1.0f / 3.0f);
+    float v = std::clamp((d11 * d20 - d01 * d21) / den, 0.0f, 1.0f);
+    float w = std::clamp((d00 * d21 - d01 * d20) / den, 0.0f, 1.0f - v);
+    return {1.0f - v - w, v, w};
 }
 
 glm::vec3 skewRayDirection() { return glm::normalize(glm::vec3(0.5773f, 0.6129f, 0.5394f)); }

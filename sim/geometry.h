@@ -56,6 +56,11 @@ inline glm::vec3 closestOnSegment(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
     return a + t * ab;
 }
 
+// Barycentric coordinates of q, a point on triangle abc (clamped to it,
+// summing to 1; the centroid's for a degenerate triangle): where a contact
+// plane or a drawn-skin push lies on its triangle.
+glm::vec3 barycentric(glm::vec3 q, glm::vec3 a, glm::vec3 b, glm::vec3 c);
+
 // Capsule around segment ab with radius r.
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 

@@ -1,13 +1,13 @@
 #include "sim/skin_wrap.h"
 
 #include <algorithm>
-
 #include <cmath>
 #include <optional>
 
 #include <glm/geometric.hpp>
 
 #include "sim/envelope.h"
+#include "sim/geometry.h"
 #include "sim/world.h"
 
 namespace sim {
@@ -26,15 +26,6 @@ constexpr float kNear = 0.01f;
 // muscle instead of tenting at one vertex.
 constexpr int kSpreadRings = 4;
 constexpr float kFalloff = 0.6f;
-glm::vec3 barycentric(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    const glm::vec3 v0 = b - a, v1 = c - a, v2 = p - a;
-    const float d00 = glm::dot(v0, v0), d01 = glm::dot(v0, v1), d11 = glm::dot(v1, v1);
-    const float d20 = glm::dot(v2, v0), d21 = glm::dot(v2, v1);
-    const float den = d00 * d11 - d01 * d01;
-    if (!(std::abs(den) > 0.0f)) return glm::vec3(1.0f / 3.0f);
-    const float v = (d11 * d20 - d01 * d21) / den, w = (d00 * d21 - d01 * d20) / den;
-    return glm::clamp(glm::vec3(1.0f - v - w, v, w), 0.0f, 1.0f);
-}
 
 // Vertex normals of the envelope in positions V, smoothed over one ring
 // (a crease's normals converge; smoothed, neighbours move alike).
