@@ -453,9 +453,10 @@ int envelopeCrossings(const Envelope& e, const std::vector<glm::vec3>& V, glm::v
 }
 
 EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V,
-                               bool attached) {
+                               bool attached, std::vector<float>* per_vertex) {
     EnvelopeOutside r;
     r.muscle_deepest.assign(w.muscles.size(), 0.0f);
+    if (per_vertex) per_vertex->assign(X.size(), 0.0f);
     const Envelope& e = w.envelope;
     if (!e.active() || V.size() != e.rest.size()) return r;
     const EnvelopeGrid grid(e, V);
@@ -478,6 +479,7 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
                 if (out > 0.0f && envelopeWinding(e, V, X[i]) >= 0.5f) out = 0.0f;
             }
             ++r.vertices;
+            if (per_vertex && out > 0.0f) (*per_vertex)[i] = out;
             if (out > 0.001f) ++r.vertices_past_1mm;
             if (out > 0.002f) ++r.vertices_past_2mm;
             if (out > r.muscle_deepest[mi]) r.muscle_deepest[mi] = out;

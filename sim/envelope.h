@@ -142,8 +142,10 @@ struct EnvelopeOutside {
 };
 // `attached`: measure the attached surface vertices too (the drawn skin
 // covers every vertex; the envelope holds only the free ones).
+// `per_vertex`: also each particle's distance outside (m; 0 where it is
+// inside, not measured, or the world has no envelope), for the viewer's map.
 EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V,
-                               bool attached = false);
+                               bool attached = false, std::vector<float>* per_vertex = nullptr);
 
 // This substep's envelope (interpolated at `frame_fraction` between the
 // frame's start and end poses) and every bound vertex's plane on it, from

@@ -627,6 +627,10 @@ EnvelopeOutside Simulation::envelopeOutside() const {
     return measureOutside(world_, world_.particles.x, world_.envelope.prev);
 }
 
+void Simulation::outsidePerVertex(std::vector<float>& out) const {
+    measureOutside(world_, world_.particles.x, world_.envelope.prev, true, &out);
+}
+
 DriftResult Simulation::drift() const { return drift_.measure(world_, world_.particles.x, world_.envelope.prev); }
 
 void Simulation::driftPerVertex(std::vector<float>& out) const {

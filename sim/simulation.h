@@ -149,6 +149,10 @@ public:
     // How far muscle surface vertices lie outside the envelope (the skin as
     // posed for the current frame; sim/envelope.h). Empty without one.
     EnvelopeOutside envelopeOutside() const;
+    // Per particle, how far it lies outside the skin as posed from the file
+    // (m; attached surface vertices too, 0 inside or without a skin), for
+    // the viewer's outside map.
+    void outsidePerVertex(std::vector<float>& out) const;
     // How far free surface vertices have moved away from the nearest surface
     // not their muscle's, over their rest distance (sim/limb_drift.h).
     DriftResult drift() const;

@@ -239,6 +239,10 @@ void Actions::setOverlay(engine::render::Overlay o, bool on) {
         s_.controls.want_drift = on;
         pushControls(false);
     }
+    if (o == engine::render::Overlay::Outside && s_.controls.want_outside != on) {
+        s_.controls.want_outside = on;
+        pushControls(false);
+    }
 }
 
 void Actions::setSkin(bool on) {

@@ -37,6 +37,7 @@ struct Controls {
     bool want_vertex_error = false;      // compute the per-vertex error for the heat map
     bool want_overlap = false;           // measure each vertex's depth inside its neighbours (overlap map)
     bool want_drift = false;             // measure each vertex's drift off its neighbours (drift map)
+    bool want_outside = false;           // measure how far each vertex lies outside the skin (outside map)
     bool want_skin_wrap = true;          // wrap the drawn skin over the muscles (the skin is shown)
     bool record_convergence = false;     // record the residual after every iteration (Stats)
     // Bumped on every change that alters the physics (params, activation,

@@ -13,11 +13,13 @@ void drawLegend(PanelContext& c) {
     const bool error = c.state.render.overlay(Overlay::ErrorMap);
     const bool overlap = !error && c.state.render.overlay(Overlay::Overlap);
     const bool drift = !error && !overlap && c.state.render.overlay(Overlay::Drift);
+    const bool outside = !error && !overlap && !drift && c.state.render.overlay(Overlay::Outside);
+    const bool field = error || overlap || drift || outside;
     const bool groups = c.state.render.overlay(Overlay::ColorGroups);
     const bool viridis = c.state.render.overlay(Overlay::ActivationMap);
     const bool glow = c.state.render.overlay(Overlay::Glow);
-    if (groups && !error && !overlap && !drift) return;
-    if (!error && !overlap && !drift && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
+    if (groups && !field) return;
+    if (!field && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
     // The free area's bottom-right corner (over the view, clear of the panels).
     const ViewerState::Area& area = c.state.free_area;
     ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.bottom - 12.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
@@ -28,6 +30,7 @@ void drawLegend(PanelContext& c) {
         ImGui::TextUnformatted(error     ? "constraint residual |C + a~ lambda| / L"
                                : overlap ? "inside another muscle, past the contact radius (mm)"
                                : drift   ? "off the nearest neighbour, bone or skin, beyond rest (mm)"
+                               : outside ? "outside the skin as posed from the file (mm)"
                                : viridis ? "activation"
                                          : "activation (glow)");
         const float w = 220.0f, h = 14.0f;
@@ -39,6 +42,7 @@ void drawLegend(PanelContext& c) {
         auto colour = [&](float x) {
             if (overlap) return engine::render::overlapColor(x * engine::render::kOverlapFullScale);
             if (drift) return engine::render::driftColor(x * engine::render::kDriftFullScale);
+            if (outside) return engine::render::outsideColor(x * engine::render::kOutsideFullScale);
             if (error || viridis) return engine::render::sampleColorMap(map, x);
             const glm::vec3 flesh(0.60f, 0.20f, 0.17f), warm(1.0f, 0.42f, 0.08f);
             return glm::min(flesh + 0.5f * x * warm, glm::vec3(1.0f));
@@ -53,10 +57,11 @@ void drawLegend(PanelContext& c) {
         float hi = error ? c.state.render.error_scale
                    : overlap ? 1000.0f * engine::render::kOverlapFullScale
                    : drift   ? 1000.0f * engine::render::kDriftFullScale
+                   : outside ? 1000.0f * engine::render::kOutsideFullScale
                              : 1.0f;
         ImGui::Text("0");
         ImGui::SameLine(w - 30.0f);
-        ImGui::Text(overlap || drift ? "%.3g+" : "%.3g", double(hi));
+        ImGui::Text(overlap || drift || outside ? "%.3g+" : "%.3g", double(hi));
     }
     ImGui::End();
 }

@@ -59,6 +59,7 @@ struct SimFrame {
     std::vector<float> vertex_error;   // per particle relative strain (empty unless asked)
     std::vector<float> vertex_overlap; // per particle m past the contact radius inside another muscle (empty unless asked)
     std::vector<float> vertex_drift;   // per particle m off its nearest other surface beyond rest (empty unless asked)
+    std::vector<float> vertex_outside; // per particle m outside the skin as posed from the file (empty unless asked)
     std::vector<glm::vec3> skin_wrap;  // the skin wrapped over the muscles (sim/skin_wrap.h; empty unless the skin is shown)
     std::vector<glm::vec3> contact_p, contact_n;
     std::vector<glm::mat4> joint_globals, body_transforms;

@@ -411,6 +411,10 @@ void SimThread::publish() {
         sim.driftPerVertex(f.vertex_drift);
     else
         f.vertex_drift.clear();
+    if (controls_.want_outside)
+        sim.outsidePerVertex(f.vertex_outside);
+    else
+        f.vertex_outside.clear();
     f.contact_p.clear();
     f.contact_n.clear();
     for (const auto& c : w.contacts) {

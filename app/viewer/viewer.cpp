@@ -124,6 +124,7 @@ void Viewer::frame() {
         df.vertex_error = f.vertex_error;
         df.vertex_overlap = f.vertex_overlap;
         df.vertex_drift = f.vertex_drift;
+        df.vertex_outside = f.vertex_outside;
         df.skin_wrap = f.skin_wrap;
         df.contact_points = f.contact_p;
         df.contact_normals = f.contact_n;

@@ -47,6 +47,11 @@ glm::vec3 driftColor(float drift) {
     return sampleColorMap(ColorMap::Viridis, 0.15f + 0.85f * std::min(drift / kDriftFullScale, 1.0f));
 }
 
+glm::vec3 outsideColor(float outside) {
+    if (!(outside > 0.0005f)) return glm::vec3(0.72f);
+    return sampleColorMap(ColorMap::Inferno, 0.25f + 0.75f * std::min(outside / kOutsideFullScale, 1.0f));
+}
+
 glm::vec3 overlapColor(float depth) {
     if (!(depth > 0.0f)) return glm::vec3(0.72f);
     return sampleColorMap(ColorMap::Inferno, 0.2f + 0.8f * std::min(depth / kOverlapFullScale, 1.0f));

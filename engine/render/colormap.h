@@ -22,5 +22,10 @@ glm::vec3 overlapColor(float depth);
 // kDriftFullScale (issue #31's bar for the worst vertex) and beyond.
 constexpr float kDriftFullScale = 0.02f;
 glm::vec3 driftColor(float drift);
+// The outside map (docs/model.md §8): `outside` m outside the skin as posed
+// from the file → light grey inside (and within 0.5 mm), then inferno to
+// yellow at kOutsideFullScale (issue #31's bar for the worst vertex).
+constexpr float kOutsideFullScale = 0.01f;
+glm::vec3 outsideColor(float outside);
 
 }  // namespace engine::render

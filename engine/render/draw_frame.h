@@ -20,6 +20,7 @@ struct DrawFrame {
     std::span<const float> vertex_error;         // per particle relative strain (may be empty)
     std::span<const float> vertex_overlap;       // per particle m past the contact radius inside another muscle (may be empty)
     std::span<const float> vertex_drift;         // per particle m off its nearest other surface beyond rest (may be empty)
+    std::span<const float> vertex_outside;       // per particle m outside the skin as posed from the file (may be empty)
     std::span<const glm::vec3> contact_points;   // particle positions in contact
     std::span<const glm::vec3> contact_normals;
     std::span<const glm::mat4> joint_globals;    // skeleton global transforms

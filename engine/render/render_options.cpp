@@ -4,11 +4,11 @@ namespace engine::render {
 
 namespace {
 constexpr std::array<std::string_view, kOverlayCount> kNames = {
-    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error", "activation", "glow", "overlap", "drift"};
+    "wireframe", "fibers", "internal", "attachments", "contacts", "colors", "error", "activation", "glow", "overlap", "drift", "outside"};
 constexpr std::array<std::string_view, kOverlayCount> kLabels = {
     "Wireframe",   "Fibre directions",       "Internal structure", "Attachments",
     "Contacts",    "SMT-G colour groups",    "Constraint error heat map", "Activation colour map",
-    "Activation glow", "Muscle overlap map", "Drift map"};
+    "Activation glow", "Muscle overlap map", "Drift map", "Outside the skin"};
 }  // namespace
 
 std::string_view overlayName(Overlay o) { return kNames[static_cast<int>(o)]; }

@@ -24,6 +24,7 @@ enum class Overlay : uint8_t {
     Glow,           // activation shown as a warm glow on the muscle (on by default)
     Overlap,        // muscle into muscle: each vertex's depth inside a neighbour (replaces the muscle colours)
     Drift,          // how far each vertex has moved off its nearest neighbour, bone or skin since rest (replaces the muscle colours)
+    Outside,        // how far each vertex lies outside the skin as posed from the file (replaces the muscle colours)
     Count
 };
 constexpr int kOverlayCount = static_cast<int>(Overlay::Count);

@@ -310,10 +310,13 @@ void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
         !error_map && opt.overlay(Overlay::Overlap) && f.vertex_overlap.size() == f.positions.size();
     const bool drift_map = !error_map && !overlap_map && opt.overlay(Overlay::Drift) &&
                            f.vertex_drift.size() == f.positions.size();
+    const bool outside_map = !error_map && !overlap_map && !drift_map && opt.overlay(Overlay::Outside) &&
+                             f.vertex_outside.size() == f.positions.size();
     const bool groups = opt.overlay(Overlay::ColorGroups);
     const bool activation_map = opt.overlay(Overlay::ActivationMap);
-    const bool anatomical = !error_map && !overlap_map && !drift_map && !groups && !activation_map;
-    const bool glow = opt.overlay(Overlay::Glow) && !error_map && !overlap_map && !drift_map && !groups;
+    const bool field = error_map || overlap_map || drift_map || outside_map;
+    const bool anatomical = !field && !groups && !activation_map;
+    const bool glow = opt.overlay(Overlay::Glow) && !field && !groups;
     const glm::vec3 flesh(0.60f, 0.20f, 0.17f), tendon(0.86f, 0.80f, 0.68f);
     for (size_t m = 0; m < topo_->muscles.size(); ++m) {
         const auto& md = topo_->muscles[m];
@@ -325,6 +328,7 @@ void Renderer::computeColors(const DrawFrame& f, const RenderOptions& opt) {
             glm::vec3 c = error_map     ? sampleColorMap(ColorMap::Inferno, f.vertex_error[i] / opt.error_scale)
                           : overlap_map ? overlapColor(f.vertex_overlap[i])
                           : drift_map   ? driftColor(f.vertex_drift[i])
+                          : outside_map ? outsideColor(f.vertex_outside[i])
                           : anatomical  ? glm::mix(flesh, tendon, t)
                                         : base;
             colors_[i] = selected ? glm::mix(c, glm::vec3(1.0f, 0.95f, 0.8f), 0.35f) : c;

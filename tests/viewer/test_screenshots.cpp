@@ -82,7 +82,7 @@ TEST(ViewerScreenshot, EveryOverlayChangesTheImage) {
         // Toggled from its default (the glow is on by default).
         const bool was = v->state().render.overlay(o);
         v->actions().setOverlay(o, !was);
-        if (o == Overlay::ErrorMap || o == Overlay::Overlap || o == Overlay::Drift) {
+        if (o == Overlay::ErrorMap || o == Overlay::Overlap || o == Overlay::Drift || o == Overlay::Outside) {
             ASSERT_TRUE(v->runUntilFresh(30.0));  // the sim computes the error, overlap or drift field
         }
         v->frame();
@@ -129,6 +129,10 @@ TEST(ViewerScreenshot, OverlapMapIsMeasuredOnlyWhileShown) {
 
 TEST(ViewerScreenshot, DriftMapIsMeasuredOnlyWhileShown) {
     expectMeasuredOnlyWhileShown("drift", &app::viewer::SimFrame::vertex_drift);
+}
+
+TEST(ViewerScreenshot, OutsideMapIsMeasuredOnlyWhileShown) {
+    expectMeasuredOnlyWhileShown("outside", &app::viewer::SimFrame::vertex_outside);
 }
 
 TEST(ViewerScreenshot, T5FullArm) {
