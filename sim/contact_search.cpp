@@ -61,7 +61,7 @@ float angleAt(glm::vec3 at, glm::vec3 u, glm::vec3 v, float la, float lb) {
 // triangle targets: a vertex that the solver drags a few centimetres within
 // one substep (a fast strike swinging the muscle around its bone) still
 // finds the bone in its way.
-float boneBand(float search) { return 3.0f * search; }
+float boneBand(float search) { return ContactSearch::kBoneBandFactor * search; }
 
 glm::vec3 safeNormalize(glm::vec3 v) {
     float l = glm::length(v);
@@ -173,7 +173,7 @@ void ContactSearch::buildTargets(const World& w, float search) {
     std::exception_ptr failure;
     auto grid = [&](Target& T) {
         try {
-            buildGrid(T, search);
+            buildGrid(T, T.band(search));
         } catch (...) {
 #pragma omp critical(contact_search_failure)
             if (!failure) failure = std::current_exception();
@@ -216,8 +216,8 @@ void ContactSearch::buildTargets(const World& w, float search) {
             lo = glm::min(lo, glm::min(glm::min(a, b), c));
             hi = glm::max(hi, glm::max(glm::max(a, b), c));
         }
-        T.lo = lo - search;
-        T.hi = hi + search;
+        T.lo = lo - T.band(search);
+        T.hi = hi + T.band(search);
         // Each vertex's pseudo-normal normalised once, not at each corner.
         for (uint32_t v = 0; v < T.vertex_count; ++v) vertex_normals[v] = safeNormalize(vertex_normals[v]);
         for (uint32_t k = 0; k < T.tris.size(); ++k) {
@@ -357,7 +357,10 @@ void ContactSearch::forCandidates(glm::vec3 p, uint32_t target, float search, F&
 void ContactSearch::offer(Choice& ch, uint32_t t, const ClosestPoint& c, uint32_t tri, float search,
                           float bone_band) const {
     if (!c.valid) return;
-    if (c.distance > search && !(targets_[t].capsule() && c.signed_distance < bone_band)) return;
+    const Target& T = targets_[t];
+    if (c.distance > search && !(T.capsule() && c.signed_distance < bone_band) &&
+        !(T.boneMesh() && c.signed_distance < 0.0f && c.distance <= bone_band))
+        return;
     for (int k = 0; k < kSlots; ++k)
         if (ch.point[k].valid && ch.target[k] == t) {
             if (c.distance < ch.point[k].distance) ch.point[k] = c, ch.tri[k] = tri;
@@ -424,6 +427,7 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
                                     Choice& ch, Candidate* cand) const {
     for (uint32_t target : targets) {
         if (!inside(p, targets_[target].lo, targets_[target].hi)) continue;
+        const float band = targets_[target].band(search);
         size_t count = 0;
         const Grid& g = targets_[target].grid;
         const uint32_t b = g.bucketOf(p);
@@ -436,11 +440,11 @@ void ContactSearch::gatherTriangles(glm::vec3 p, const std::vector<uint32_t>& ta
         for (uint32_t e = g.start[b]; e < g.start[b + 1]; ++e) {
             const uint32_t k = g.entries[e];
             const TriBound& tb = bounds_[k];
-            const float reach = search + tb.radius;
+            const float reach = band + tb.radius;
             const glm::vec3 d = p - tb.centre;
             const float d2 = glm::dot(d, d);
             const float plane = std::fabs(glm::dot(p, tb.normal) - tb.offset);
-            const bool pass = (d2 <= reach * reach) & (plane <= search + 1e-6f);
+            const bool pass = (d2 <= reach * reach) & (plane <= band + 1e-6f);
             cand[count] = {k, d2, plane};
             count += size_t(pass);
         }

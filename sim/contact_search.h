@@ -24,6 +24,9 @@ struct World;
 
 class ContactSearch {
 public:
+    // The bones' band as a multiple of the search band: capsules are offered
+    // within it, and bone meshes found within it by a vertex inside them.
+    static constexpr float kBoneBandFactor = 3.0f;
     // Derives the static target topology for a world (once per topology).
     void prepare(const World& w);
     // Rebuilds the grid from the current target positions and fills
@@ -72,6 +75,12 @@ private:
         Grid grid;
         // A bone given as a capsule (no mesh): its closest point is exact.
         bool capsule() const { return desc.kind == TargetDesc::Kind::Body && tris.empty(); }
+        bool boneMesh() const { return desc.kind == TargetDesc::Kind::Body && !tris.empty(); }
+        // How far from its triangles a point finds them (the grid's padding):
+        // a bone mesh within the bone band, so a vertex deeper inside the
+        // bone than the search band is still pushed out (docs/model.md §3.6),
+        // as a capsule's is; a muscle within the search band.
+        float band(float search) const { return boneMesh() ? kBoneBandFactor * search : search; }
     };
     struct Tri {
         glm::vec3 a, b, c;
