@@ -395,26 +395,21 @@ void SimThread::publish() {
         auto s = scene.sensorActivation(m, anim, f.time);
         f.sensor[m] = s ? *s : -1.0f;
     }
-    if (controls_.want_vertex_error)
-        computeVertexError(w, f.vertex_error);
-    else
-        f.vertex_error.clear();
-    if (controls_.want_overlap)
-        sim.musclePenetrationPerVertex(f.vertex_overlap);
-    else
-        f.vertex_overlap.clear();
-    if (controls_.want_skin_wrap && w.envelope.active())
-        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, wrap_scratch_, f.skin_wrap, sim::SkinWrapQuality::Interactive);
-    else
-        f.skin_wrap.clear();
-    if (controls_.want_drift)
-        sim.driftPerVertex(f.vertex_drift);
-    else
-        f.vertex_drift.clear();
-    if (controls_.want_outside)
-        sim.outsidePerVertex(f.vertex_outside);
-    else
-        f.vertex_outside.clear();
+    // Each per-vertex field is measured only while something shows it (an
+    // overlay, the skin); otherwise it is left empty.
+    auto field = [](bool wanted, auto& out, auto&& measure) {
+        if (wanted)
+            measure(out);
+        else
+            out.clear();
+    };
+    field(controls_.want_vertex_error, f.vertex_error, [&](auto& out) { computeVertexError(w, out); });
+    field(controls_.want_overlap, f.vertex_overlap, [&](auto& out) { sim.musclePenetrationPerVertex(out); });
+    field(controls_.want_skin_wrap && w.envelope.active(), f.skin_wrap, [&](auto& out) {
+        sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, wrap_scratch_, out, sim::SkinWrapQuality::Interactive);
+    });
+    field(controls_.want_drift, f.vertex_drift, [&](auto& out) { sim.driftPerVertex(out); });
+    field(controls_.want_outside, f.vertex_outside, [&](auto& out) { sim.outsidePerVertex(out); });
     f.contact_p.clear();
     f.contact_n.clear();
     for (const auto& c : w.contacts) {
