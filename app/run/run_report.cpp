@@ -211,14 +211,18 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     j["muscle_stats"] = ms;
     // Where no muscle was involved the frame is null; so is the value of a
     // volume ratio (no muscles), while a penetration is then 0 (none).
-    auto extreme = [&](const RunRecorder::Extreme& e, const char* into_key) {
+    // A depth (penetration, drift, outside) names its vertex and, with
+    // `other_key`, what the vertex lay in ("bone", "into"); a ratio names
+    // neither.
+    enum class Measure { Ratio, Depth };
+    auto extreme = [&](const RunRecorder::Extreme& e, Measure measure, const char* other_key = nullptr) {
         const bool seen = e.frame >= 0 && e.muscle >= 0;
-        const bool penetration = into_key != nullptr;
-        json x = {{"value", seen ? json(e.value) : (penetration ? json(0.0) : json())},
+        const bool depth = measure == Measure::Depth;
+        json x = {{"value", seen ? json(e.value) : (depth ? json(0.0) : json())},
                   {"frame", seen ? json(e.frame) : json()}};
         x["muscle"] = e.muscle >= 0 && size_t(e.muscle) < stats.size() ? json(stats[size_t(e.muscle)].name) : json();
-        if (into_key && !e.into.empty()) x[into_key] = e.into;
-        if (into_key && seen && e.vertex >= 0) x["vertex"] = e.vertex;
+        if (other_key && !e.into.empty()) x[other_key] = e.into;
+        if (depth && seen && e.vertex >= 0) x["vertex"] = e.vertex;
         return x;
     };
     // The pairs with the most vertex-frames past 3 mm first (ties: the
@@ -239,35 +243,32 @@ nlohmann::json runReport(const std::string& scene, const sim::Simulation& s, con
     if (!rec.frame_ms.empty())
         j["over_run"] = {{"penetration_measure", "depth inside the surface less the contact radius"},
                          {"contact_radius_m", s.params().contact_radius},
-                         {"bone_penetration_m", extreme(rec.bone_penetration, "bone")},
-                         {"muscle_penetration_m", extreme(rec.muscle_penetration, "into")},
+                         {"bone_penetration_m", extreme(rec.bone_penetration, Measure::Depth, "bone")},
+                         {"muscle_penetration_m", extreme(rec.muscle_penetration, Measure::Depth, "into")},
                          {"most_muscle_vertices_past_3mm", rec.most_muscle_vertices_past_3mm},
                          {"muscle_pairs_past_3mm", pair_list},
                          {"muscle_pairs_past_3mm_total", pairs.size()},
-                         {"min_volume_ratio", extreme(rec.min_volume_ratio, nullptr)},
-                         {"max_volume_ratio", extreme(rec.max_volume_ratio, nullptr)}};
+                         {"min_volume_ratio", extreme(rec.min_volume_ratio, Measure::Ratio)},
+                         {"max_volume_ratio", extreme(rec.max_volume_ratio, Measure::Ratio)}};
     if (!rec.frame_ms.empty() && rec.measure) {
         // The limb measures (docs/model.md §8): outside the skin, and inside
         // another muscle by raw depth; shares per frame, their median frame.
-        json limb = {{"into_muscle_m", extreme(rec.into_muscle, "into")},
+        json limb = {{"into_muscle_m", extreme(rec.into_muscle, Measure::Depth, "into")},
                      {"into_share_past_3mm", medianAndMax(rec.into_share_past_3mm)}};
         limb["drift_p99_m"] = medianAndMax(rec.drift_p99);
-        limb["drift_m"] = extreme(rec.drift, "into");
-        limb["drift_m"].erase("into");
+        limb["drift_m"] = extreme(rec.drift, Measure::Depth);
         json drift_per = json::object();
         for (size_t m = 0; m < rec.drift_per_muscle.size() && m < stats.size(); ++m)
             drift_per[stats[m].name] = rec.drift_per_muscle[m];
         limb["drift_per_muscle_m"] = drift_per;
         if (rec.has_envelope) {
-            limb["outside_skin_m"] = extreme(rec.outside_skin, "into");
-            limb["outside_skin_m"].erase("into");
+            limb["outside_skin_m"] = extreme(rec.outside_skin, Measure::Depth);
             limb["outside_share_past_2mm"] = medianAndMax(rec.outside_share_past_2mm);
             json per = json::object();
             for (size_t m = 0; m < rec.outside_per_muscle.size() && m < stats.size(); ++m)
                 per[stats[m].name] = rec.outside_per_muscle[m];
             limb["outside_skin_per_muscle_m"] = per;
-            limb["outside_drawn_skin_m"] = extreme(rec.outside_drawn_skin, "into");
-            limb["outside_drawn_skin_m"].erase("into");
+            limb["outside_drawn_skin_m"] = extreme(rec.outside_drawn_skin, Measure::Depth);
             std::vector<double> wrap = rec.skin_wrap_ms;
             std::sort(wrap.begin(), wrap.end());
             if (!wrap.empty()) limb["skin_wrap_ms_median"] = wrap[wrap.size() / 2];
