@@ -364,7 +364,7 @@ void Simulation::runFrame(FailureSite* check) {
                 }
         }
         placeAttachments();
-        if (envelopeOn()) {
+        if (envelopeOn(world_, params_)) {
             ScopedPhase timer(timers_, Phase::Envelope);
             placeEnvelope(world_, float(s + 1) / float(substeps), params_.contact_radius);
         }

@@ -185,7 +185,6 @@ private:
     bool finiteState() const;
     // The fascia envelope takes part in the step (the scene has one and the
     // limb contact model is chosen).
-    bool envelopeOn() const { return world_.envelope.active() && params_.contacts == ContactModel::Limb; }
     NanReport describe(const FailureSite& site) const;
     Residuals residualsOf(const std::vector<glm::vec3>& positions) const;
 

@@ -52,10 +52,12 @@ struct IterationContext {
     }
 };
 
-// Whether the fascia envelope takes part in this solve (docs/model.md §3.8).
-inline bool envelopeOn(const IterationContext& ctx) {
-    return ctx.world.envelope.active() && ctx.params.contacts == ContactModel::Limb;
+// Whether the fascia envelope takes part (docs/model.md §3.8): the world has
+// one and the contact model is the limb's.
+inline bool envelopeOn(const World& w, const SolverParams& p) {
+    return w.envelope.active() && p.contacts == ContactModel::Limb;
 }
+inline bool envelopeOn(const IterationContext& ctx) { return envelopeOn(ctx.world, ctx.params); }
 
 class Solver {
 public:
