@@ -166,11 +166,31 @@ int Converter::bodyFor(int joint) {
         shaped = true;
     }
     const tinygltf::Node& node = m_.nodes[size_t(ni)];
-    if (!shaped && node.mesh >= 0 && node.skin < 0) {
-        Geometry g = readMesh(m_, node.mesh, false, where, budget_, warnings_);
+    // The bone's own unskinned mesh, or else the first unskinned mesh
+    // parented to it that is neither a muscle nor a skin: in Blender a bone
+    // cannot hold a mesh, so an artist parents the bone's mesh to the bone
+    // (Ctrl+P > Bone), which exports as a child node of the joint.
+    int shape_node = node.mesh >= 0 && node.skin < 0 ? ni : -1;
+    for (int c : node.children) {
+        if (shape_node >= 0) break;
+        if (c < 0 || size_t(c) >= m_.nodes.size() || node_joint_[size_t(c)] < 0) continue;
+        const tinygltf::Node& child = m_.nodes[size_t(c)];
+        const json& ex = node_extras_[size_t(c)];
+        const bool other_role = ex.is_object() && (ex.contains(kMuscleKey) || ex.contains(kEnvelopeKey));
+        if (child.mesh >= 0 && child.skin < 0 && !other_role) shape_node = c;
+    }
+    if (!shaped && shape_node >= 0) {
+        const std::string mesh_where = shape_node == ni ? where : where + " (its child " + nodeName(m_, shape_node) + ")";
+        Geometry g = readMesh(m_, m_.nodes[size_t(shape_node)].mesh, false, mesh_where, budget_, warnings_);
+        // A child's mesh in the bone's frame.
+        if (shape_node != ni) {
+            const glm::mat4 local =
+                glm::inverse(rest_global_[size_t(joint)]) * rest_global_[size_t(node_joint_[size_t(shape_node)])];
+            for (glm::vec3& v : g.positions) v = glm::vec3(local * glm::vec4(v, 1.0f));
+        }
         std::vector<glm::vec3> welded;
         std::vector<uint32_t> map = weld(g.positions, welded);
-        checkWorld(welded, b.transform, where + " body mesh");
+        checkWorld(welded, b.transform, mesh_where + " body mesh");
         b.vertices = welded;
         for (size_t t = 0; t + 2 < g.indices.size(); t += 3) {
             glm::uvec3 tri(map[g.indices[t]], map[g.indices[t + 1]], map[g.indices[t + 2]]);

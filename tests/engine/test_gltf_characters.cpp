@@ -322,6 +322,37 @@ TEST(GltfCharacters, AuthoringMistakesAreReported) {
     EXPECT_EQ(s.desc.muscles.size(), 1u);
 }
 
+// A bone's collision mesh parented to the bone (Blender: a bone cannot hold
+// a mesh, so the artist parents one to it with Ctrl+P > Bone, and it
+// exports as a child node of the joint): the bone collides as that mesh,
+// placed in the bone's frame, with no "no shape" warning (before, the bone
+// fell back to a fat capsule to its first child — that mesh node — and the
+// muscle beside it started inside the bone).
+TEST(GltfCharacters, AMeshParentedToABoneIsItsShape) {
+    const json extras = {{"origins", {0}}, {"insertions", {3}}, {"origin_bone", "bone"}, {"insertion_bone", "hand"},
+                         {"contacts", {"bone"}}};
+    Builder b = gltf_test::muscleFile(extras);
+    b.doc["nodes"][0].erase("extras");
+    const int shape = b.node({{"name", "bone mesh"}, {"mesh", 0}, {"translation", {0, -0.5, 0}}});
+    b.doc["nodes"][0]["children"] = {1, shape};
+    Scene s;
+    ASSERT_EQ(load(b, s), "");
+    EXPECT_FALSE(hasWarning(s, "node 0 'bone': no shape")) << (s.warnings.empty() ? "" : s.warnings[0]);
+    const sim::BodyDesc* bone = nullptr;
+    for (const sim::BodyDesc& d : s.desc.bodies)
+        if (d.name == "bone") bone = &d;
+    ASSERT_NE(bone, nullptr);
+    ASSERT_FALSE(bone->triangles.empty());
+    // The child's mesh (the tetrahedron) half a metre down the bone's frame.
+    const Builder plain = gltf_test::muscleFile(extras);
+    Scene m;
+    ASSERT_EQ(load(plain, m), "");
+    float bone_low = 1e30f, muscle_low = 1e30f;
+    for (const glm::vec3& v : bone->vertices) bone_low = std::min(bone_low, v.y);
+    for (const glm::vec3& v : m.desc.muscles[0].vertices) muscle_low = std::min(muscle_low, v.y);
+    EXPECT_NEAR(bone_low, muscle_low - 0.5f, 1e-5f);
+}
+
 // Vertex sets that survive an editor's round trip: named marker nodes
 // (Blender empties parented to the muscle) with a radius, in place of
 // vertex indices an editor reorders.

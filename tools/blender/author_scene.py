@@ -81,6 +81,17 @@ def build(variant=""):
     # Properties in Edit or Object mode). A glTF joint node's frame is the
     # bone's own: +Y along the bone, from its head.
     for name, length, radius in (("upper", 0.30, 0.012), ("fore", 0.25, 0.010)):
+        if variant == "mesh-bones":
+            # Add > Mesh > Cylinder along the bone, Ctrl+A, Ctrl+P > Bone.
+            z0 = 0.0 if name == "upper" else 0.30
+            bpy.ops.mesh.primitive_cylinder_add(vertices=16, radius=radius, depth=length,
+                                                location=(0, 0, z0 + length / 2))
+            cyl = bpy.context.active_object
+            cyl.name = cyl.data.name = name + "_shape"
+            bpy.ops.object.transform_apply(location=True, rotation=True, scale=True)
+            cyl.parent = arm
+            parent_to_bone(cyl, name)
+            continue
         owner = arm.pose.bones[name] if variant == "pose-bone" else arm_data.bones[name]
         owner["msxpbd_body"] = one_line(
             {"capsule": {"a": [0, 0, 0], "b": [0, length, 0], "radius": radius}})
@@ -151,6 +162,7 @@ def export(path, extras=True):
 # rebuilds the scene with one change and must give this outcome.
 VARIANTS = (
     ("bone-parent", "muscle and marker parented to the bone (Ctrl+P > Bone)", "loads"),
+    ("mesh-bones", "each bone's shape a cylinder mesh parented to the bone (Ctrl+P > Bone)", "loads"),
     ("bone-parent-marker-on-muscle", "muscle parented to the bone, marker to the muscle", "refused"),
     ("no-extras", "exported without Include > Custom Properties", "0 muscles"),
     ("mesh-data", "msxpbd_muscle on the Mesh data instead of the Object", "0 muscles"),
