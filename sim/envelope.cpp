@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/skew_ray_grid.h"
 #include "sim/world.h"
 
 namespace sim {
@@ -69,6 +70,16 @@ float distance2To(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t
 }
 
 }  // namespace
+
+bool Envelope::holds(uint32_t muscle, uint32_t t) const {
+    if (muscle == kAnyMuscle || body_words == 0) return true;
+    const uint64_t* own = &muscle_bodies[size_t(muscle) * body_words];
+    for (int c = 0; c < 3; ++c) {
+        const int32_t b = vertex_body[triangles[t][c]];
+        if (b < 0 || (own[uint32_t(b) >> 6] >> (uint32_t(b) & 63) & 1u)) return true;
+    }
+    return false;
+}
 
 EnvelopeGrid::EnvelopeGrid(const Envelope& e, const std::vector<glm::vec3>& V) : e_(e), V_(V) {
     if (!e.active()) return;
@@ -156,17 +167,18 @@ bool EnvelopeGrid::far(glm::vec3 p, float& distance) const {
     return !(distance / cell_ <= kNearCells);
 }
 
-uint32_t EnvelopeGrid::closest(glm::vec3 p, ClosestPoint& out) const {
+uint32_t EnvelopeGrid::closest(glm::vec3 p, ClosestPoint& out, uint32_t muscle) const {
     bool proven = false;
-    return closestWithin(p, -1, out, proven);
+    return closestWithin(p, -1, out, proven, muscle);
 }
 
-uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven) const {
+uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven, uint32_t muscle) const {
     proven = false;
     uint32_t best = kNone;
     if (keys_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return best;
     float best_d2 = 0.0f;
     auto consider = [&](uint32_t k) {
+        if (!e_.holds(muscle, k)) return;
         // Its bounding sphere farther than the best: it cannot be closer
         // (the margin keeps a rounding from skipping an equal one).
         if (best != kNone) {
@@ -254,7 +266,8 @@ ClosestPoint envelopeClosestOn(const Envelope& e, const std::vector<glm::vec3>& 
     return r;
 }
 
-uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out) {
+uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out,
+                      uint32_t muscle) {
     TriFeature f;
     float d2 = distance2To(e, V, t, p, f);
     for (int step = 0; step < kWalkSteps && f != TriFeature::Face; ++step) {
@@ -265,7 +278,7 @@ uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32
         float best_d2 = d2;
         TriFeature best_f = f;
         auto consider = [&](uint32_t u) {
-            if (u == kNone || u == t) return;
+            if (u == kNone || u == t || !e.holds(muscle, u)) return;
             TriFeature fu;
             const float du = distance2To(e, V, u, p, fu);
             if (du < best_d2 || (du == best_d2 && best != kNone && u < best)) {
@@ -304,6 +317,9 @@ std::string buildEnvelopeGeometry(const EnvelopeDesc& desc, Envelope& e) {
     if (!(desc.thickness >= 0.0f && desc.thickness <= 0.1f)) return "envelope '" + desc.name + "': thickness must be in [0, 0.1] m";
     e.name = desc.name;
     e.thickness = desc.thickness;
+    if (!(desc.stiffness_scale >= 1e-6f && desc.stiffness_scale <= 1e6f))
+        return "envelope '" + desc.name + "': stiffness_scale must be in [1e-6, 1e6]";
+    e.stiffness_scale = desc.stiffness_scale;
     e.rest = desc.vertices;
     e.prev = e.curr = e.now = e.rest;
     e.triangles = desc.triangles;
@@ -359,6 +375,30 @@ std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
                 e.capsules.push_back(uint32_t(t.index));
         e.capsule_begin.push_back(uint32_t(e.capsules.size()));
     }
+    // Each muscle's own bones (Envelope::holds): where the skin says which
+    // body carries each vertex.
+    if (desc.vertex_body.size() == desc.vertices.size() &&
+        std::any_of(desc.vertex_body.begin(), desc.vertex_body.end(), [](int32_t b) { return b >= 0; })) {
+        const size_t nb = w.bodies.size();
+        e.vertex_body.resize(desc.vertex_body.size());
+        for (size_t v = 0; v < desc.vertex_body.size(); ++v)
+            e.vertex_body[v] = desc.vertex_body[v] >= 0 && size_t(desc.vertex_body[v]) < nb ? desc.vertex_body[v] : -1;
+        e.body_words = uint32_t((nb + 63) / 64);
+        e.muscle_bodies.assign(w.muscles.size() * e.body_words, 0);
+        auto own = [&](size_t mi, size_t b) { e.muscle_bodies[mi * e.body_words + b / 64] |= uint64_t(1) << (b % 64); };
+        std::vector<uint8_t> any(w.muscles.size(), 0);
+        for (const Attachment& a : w.attachments) {
+            own(w.particles.muscle[a.particle], a.body);
+            any[w.particles.muscle[a.particle]] = 1;
+        }
+        for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
+            for (const auto* list : {&w.muscles[mi].contact_targets, &w.muscles[mi].sliding_targets})
+                for (const TargetDesc& t : *list)
+                    if (t.kind == TargetDesc::Kind::Body && t.index >= 0 && size_t(t.index) < nb) own(mi, size_t(t.index)), any[mi] = 1;
+            // A muscle tied to no bone: every triangle may hold it.
+            if (!any[mi]) std::fill_n(e.muscle_bodies.begin() + std::ptrdiff_t(mi * e.body_words), e.body_words, ~uint64_t(0));
+        }
+    }
     const float thickness = e.thickness;
     for (const Muscle& m : w.muscles)
         for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
@@ -366,16 +406,17 @@ std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
             // Exact near the skin; deeper in, the walk from the closest
             // triangle of the nearby cells (its side is not in doubt).
             const glm::vec3 p = w.particles.rest[i];
+            const uint32_t mi = w.particles.muscle[i];
             ClosestPoint c;
             bool proven = false;
-            uint32_t t = grid.closestWithin(p, 1, c, proven);
-            if (t == kNone) t = grid.closest(p, c);
+            uint32_t t = grid.closestWithin(p, 1, c, proven, mi);
+            if (t == kNone) t = grid.closest(p, c, mi);
             if (t == kNone) continue;
             if (!proven) {
-                t = envelopeWalk(e, e.rest, t, p, c);
+                t = envelopeWalk(e, e.rest, t, p, c, mi);
                 ClosestPoint exact;
                 if (c.signed_distance > -kNearSkin) {
-                    const uint32_t u = grid.closestWithin(p, kExactShells, exact, proven);
+                    const uint32_t u = grid.closestWithin(p, kExactShells, exact, proven, mi);
                     if (u != kNone && proven) t = u, c = exact;
                 }
             }
@@ -398,22 +439,6 @@ std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
     return {};
 }
 
-float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p) {
-    // Σ solid angles / 4π (Van Oosterom & Strackee), in double: the
-    // generalised winding number of Jacobson et al., about 1 inside a
-    // closed outward surface, 0 outside, 2 where two pieces of it overlap.
-    double sum = 0.0;
-    for (const glm::uvec3& t : e.triangles) {
-        const glm::dvec3 a = glm::dvec3(V[t.x]) - glm::dvec3(p), b = glm::dvec3(V[t.y]) - glm::dvec3(p),
-                         c = glm::dvec3(V[t.z]) - glm::dvec3(p);
-        const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
-        const double num = glm::dot(a, glm::cross(b, c));
-        const double den = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
-        sum += 2.0 * std::atan2(num, den);
-    }
-    return float(sum / (4.0 * 3.14159265358979323846));
-}
-
 uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, const EnvelopeGrid& grid, int32_t bound,
                           glm::vec3 p, ClosestPoint& c) {
     // A bound vertex's walk first: deep inside, its answer stands (its side
@@ -430,28 +455,6 @@ uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, co
     return t;
 }
 
-int envelopeCrossings(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p) {
-    // Each crossing of the ray p + t·d (t > 0) counts +1 where it leaves
-    // through the triangle (d·n > 0) and −1 where it enters: the winding
-    // number of a closed surface (Möller–Trumbore per triangle).
-    const glm::vec3 d = skewRayDirection();
-    int winding = 0;
-    for (const glm::uvec3& t : e.triangles) {
-        const glm::vec3 a = V[t.x], e1 = V[t.y] - a, e2 = V[t.z] - a, h = glm::cross(d, e2);
-        const float det = glm::dot(e1, h);
-        if (!(std::fabs(det) > 1e-14f)) continue;
-        const float inv = 1.0f / det;
-        const glm::vec3 sv = p - a;
-        const float u = inv * glm::dot(sv, h);
-        if (u < 0.0f || u > 1.0f) continue;
-        const glm::vec3 q = glm::cross(sv, e1);
-        const float v = inv * glm::dot(d, q);
-        if (v < 0.0f || u + v > 1.0f || !(inv * glm::dot(e2, q) > 0.0f)) continue;
-        winding += det < 0.0f ? 1 : -1;  // det = −d·(e1 × e2)
-    }
-    return winding;
-}
-
 EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, const std::vector<glm::vec3>& V,
                                bool attached, std::vector<float>* per_vertex) {
     EnvelopeOutside r;
@@ -460,6 +463,8 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
     const Envelope& e = w.envelope;
     if (!e.active() || V.size() != e.rest.size()) return r;
     const EnvelopeGrid grid(e, V);
+    SkewRayGrid rays;
+    rays.build(V, e.triangles, 0, uint32_t(e.triangles.size()));
     for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];
         for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
@@ -476,7 +481,7 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
                 // through itself (the crease of a flexed elbow, the forearm's
                 // skin through the upper arm's), the closest triangle's side
                 // says nothing; the winding number tells (covered: not out).
-                if (out > 0.0f && envelopeWinding(e, V, X[i]) >= 0.5f) out = 0.0f;
+                if (out > 0.0f && rays.winding(V, e.triangles, X[i]) >= 1) out = 0.0f;
             }
             ++r.vertices;
             if (per_vertex && out > 0.0f) (*per_vertex)[i] = out;
@@ -509,7 +514,8 @@ void placeEnvelope(World& w, float frame_fraction, float contact_radius) {
         for (int64_t i = 0; i < np; ++i) {
             if (e.tri[size_t(i)] < 0) continue;
             ClosestPoint c;
-            e.tri[size_t(i)] = int32_t(envelopeWalk(e, e.now, uint32_t(e.tri[size_t(i)]), p[size_t(i)], c));
+            const uint32_t mi = w.particles.muscle[size_t(i)];
+            e.tri[size_t(i)] = int32_t(envelopeWalk(e, e.now, uint32_t(e.tri[size_t(i)]), p[size_t(i)], c, mi));
             // A vertex farther than kReach from the skin has left its
             // place (or its walk rests on a fold across the body): no plane
             // this substep (n = 0: project::fascia skips it).
@@ -521,7 +527,6 @@ void placeEnvelope(World& w, float frame_fraction, float contact_radius) {
             // far the bone is in the way, measured worse on T5: bone
             // penetration 5.3 mm against 0; docs/lab/fascia-envelope.md.)
             const glm::vec3 wanted = c.point - e.margin[size_t(i)] * c.normal;
-            const uint32_t mi = w.particles.muscle[size_t(i)];
             for (uint32_t k = e.capsule_begin[mi]; hold && k < e.capsule_begin[mi + 1]; ++k) {
                 const Body& b = w.bodies[e.capsules[k]];
                 hold = b.capsuleAxisFartherThan(wanted, b.capsule_radius + contact_radius);

@@ -32,6 +32,7 @@ struct World;
 struct Envelope {
     std::string name;
     float thickness = 0.0f;
+    float stiffness_scale = 1.0f;            // EnvelopeDesc::stiffness_scale
     std::vector<glm::vec3> rest;             // bind pose
     std::vector<glm::vec3> prev, curr, now;  // frame start, frame end, this substep
     std::vector<glm::uvec3> triangles;
@@ -46,8 +47,23 @@ struct Envelope {
     // (CSR): where the envelope would press a vertex into one of them, it
     // yields (placeEnvelope).
     std::vector<uint32_t> capsule_begin, capsules;
+    // Which skin holds which muscle: per envelope vertex the body its
+    // skinning follows most (−1: unknown), and per muscle a bit set over the
+    // bodies (`body_words` words each) of its own bones: those it is
+    // attached to and those it touches or slides on. A muscle binds and
+    // walks only on triangles with a corner carried by one of them, so where
+    // the skin's pieces cross (an arm's through the trunk's, a hand's
+    // through a thigh's) it is not held by another limb's skin.
+    std::vector<int32_t> vertex_body;
+    uint32_t body_words = 0;
+    std::vector<uint64_t> muscle_bodies;
     bool active() const { return !triangles.empty(); }
+    // Whether triangle t may hold muscle `muscle`'s vertices (kAnyMuscle:
+    // every triangle, as the diagnostics and the drawn skin read it).
+    bool holds(uint32_t muscle, uint32_t t) const;
 };
+
+inline constexpr uint32_t kAnyMuscle = ~0u;
 
 // The envelope's geometry alone (vertices in every pose slot, triangles, the
 // vertex → triangle rings, the triangles across each edge), with no
@@ -72,11 +88,13 @@ public:
     EnvelopeGrid(const Envelope& e, const std::vector<glm::vec3>& V);
     // The triangle closest to p (~0u when the envelope is empty or p is not
     // finite) and the closest point on it.
-    uint32_t closest(glm::vec3 p, ClosestPoint& out) const;
+    uint32_t closest(glm::vec3 p, ClosestPoint& out, uint32_t muscle = kAnyMuscle) const;
     // The same over `shells` rings of grid cells around p (each about two
     // mean edges wide): the closest triangle found there (~0u: none), and
     // `proven` whether no triangle beyond them can be closer.
-    uint32_t closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven) const;
+    // `muscle`: only the triangles that may hold that muscle (Envelope::holds).
+    uint32_t closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven,
+                           uint32_t muscle = kAnyMuscle) const;
     // Whether p lies so far from the envelope's bounds that closest() would
     // read every triangle; `distance`: how far outside the bounds it is.
     bool far(glm::vec3 p, float& distance) const;
@@ -105,8 +123,10 @@ private:
 // Walks from triangle t to the triangle of the envelope in positions V
 // closest to p (a local minimum of the distance: across the edge, or around
 // the vertex, the closest point lies on, while that gets strictly closer).
-// Returns the triangle; `out`: the closest point on it.
-uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out);
+// Returns the triangle; `out`: the closest point on it. `muscle`: steps only
+// onto triangles that may hold that muscle (Envelope::holds).
+uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p, ClosestPoint& out,
+                      uint32_t muscle = kAnyMuscle);
 
 // The closest point c of the envelope in positions V to p as the
 // diagnostics take it: exact near the skin and for an unbound vertex
@@ -115,17 +135,6 @@ uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32
 // (~0u: none).
 uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, const EnvelopeGrid& grid, int32_t bound,
                           glm::vec3 p, ClosestPoint& c);
-
-// The generalised winding number of the envelope in positions V at p:
-// about 1 inside, 0 outside, 2 where pieces of a self-intersecting skin
-// overlap. Reads every triangle: for the few vertices a closest triangle
-// calls outside.
-float envelopeWinding(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p);
-
-// The same by the signed crossings of one skew ray: an integer, several
-// times cheaper, exact but for a ray grazing an edge (the drawn skin asks
-// it for every vertex near the skin, each frame).
-int envelopeCrossings(const Envelope& e, const std::vector<glm::vec3>& V, glm::vec3 p);
 
 // How far muscle surface vertices lie outside the envelope (a diagnostic:
 // docs/model.md §8): for every free surface vertex, its signed distance to the

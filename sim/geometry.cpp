@@ -119,6 +119,21 @@ bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
     return inv * glm::dot(e2, q) > 0.0f;
 }
 
+int skewRaySignedCrossing(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    const glm::vec3 d = skewRayDirection();
+    const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(d, e2);
+    const float det = glm::dot(e1, h);
+    if (!(std::fabs(det) > 1e-14f)) return 0;
+    const float inv = 1.0f / det;
+    const glm::vec3 sv = p - a;
+    const float u = inv * glm::dot(sv, h);
+    if (u < 0.0f || u > 1.0f) return 0;
+    const glm::vec3 q = glm::cross(sv, e1);
+    const float v = inv * glm::dot(d, q);
+    if (v < 0.0f || u + v > 1.0f || !(inv * glm::dot(e2, q) > 0.0f)) return 0;
+    return det < 0.0f ? 1 : -1;  // det = −d·(e1 × e2)
+}
+
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {
     ClosestPoint r;
     const glm::vec3 axis = closestOnSegment(p, a, b);

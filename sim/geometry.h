@@ -69,6 +69,10 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 // crossings over a closed mesh tells whether p is inside it (Möller–Trumbore).
 bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
 glm::vec3 skewRayDirection();  // that direction (unit)
+// The same ray's crossing of triangle abc, signed: +1 where it leaves
+// through the triangle's outward (CCW) side, −1 where it enters, 0 where it
+// misses. Summed over a closed surface: its winding number at p.
+int skewRaySignedCrossing(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
 
 // A body's collision capsule in its current (substep) transform.
 ClosestPoint closestOnBodyCapsule(glm::vec3 p, const Body& b);

@@ -79,7 +79,15 @@ struct EnvelopeDesc {
     std::string name;                   // the skin node's name ("skin" in the generated scenes)
     std::vector<glm::vec3> vertices;    // bind pose, world space, one per position (welded)
     std::vector<glm::uvec3> triangles;  // outward (CCW) winding
+    // Per vertex: the body (index into SceneDesc::bodies) whose bone weighs
+    // most in its skinning, −1 where none is known; empty: none known at
+    // all. A muscle is held only by the skin its own bones carry.
+    std::vector<int32_t> vertex_body;
     float thickness = kDefaultEnvelopeThickness;  // m: the subcutaneous layer the muscles stay under
+    // Multiplies the fascia family's stiffness (the Solver panel's, a
+    // preset's, --stiffness) for this skin: a character whose layer under
+    // the skin is softer says so here, and the family's setting still tunes it.
+    float stiffness_scale = 1.0f;
     bool empty() const { return triangles.empty(); }
 };
 

@@ -218,6 +218,12 @@ void Simulation::prepareFrame(float dt) {
     };
     const FamilyStiffness& k = params_.stiffness();
     for (int f = 0; f < kFamilyCount; ++f) coefficients(k.k[f], coef_.alpha_tilde[f], coef_.scale[f]);
+    // The envelope's own scale (EnvelopeDesc::stiffness_scale); PBD's share
+    // stays within [0, 1].
+    if (W.envelope.stiffness_scale != 1.0f) {
+        const float kf = k.k[fi(Family::Fascia)] * W.envelope.stiffness_scale;
+        coefficients(xpbd ? kf : std::min(kf, 1.0f), coef_.alpha_tilde[fi(Family::Fascia)], coef_.scale[fi(Family::Fascia)]);
+    }
     // Per-muscle overrides (XPBD units) for the muscle-owned families.
     const size_t nm = W.muscles.size();
     std::vector<float>& mat = volume_scratch_;

@@ -29,8 +29,9 @@ constexpr float kFalloff = 0.6f;
 
 // Vertex normals of the envelope in positions V, smoothed over one ring
 // (a crease's normals converge; smoothed, neighbours move alike).
-void vertexNormals(const Envelope& e, const std::vector<glm::vec3>& V, std::vector<glm::vec3>& out) {
-    std::vector<glm::vec3> face(V.size(), glm::vec3(0.0f));
+void vertexNormals(const Envelope& e, const std::vector<glm::vec3>& V, std::vector<glm::vec3>& face,
+                   std::vector<glm::vec3>& out) {
+    face.assign(V.size(), glm::vec3(0.0f));
     for (const glm::uvec3& t : e.triangles) {
         const glm::vec3 n = glm::cross(V[t.y] - V[t.x], V[t.z] - V[t.x]);
         face[t.x] += n;
@@ -79,6 +80,7 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
     for (int round = 0; round < rounds; ++round) {
         std::optional<EnvelopeGrid> built;
         if (need_grid) built.emplace(e, out);
+        s.rays.build(out, e.triangles, 0, uint32_t(e.triangles.size()));
         // Which surface vertices lie closer to the skin than the clearance,
         // and where on it (in parallel: each writes its own slot).
         const int64_t nm = int64_t(w.muscles.size());
@@ -123,7 +125,7 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
                 // Outside its closest triangle but inside another piece of
                 // a skin folded through itself (the crease of a flexed
                 // elbow): covered (sim/envelope.h).
-                if (c.signed_distance > 0.0f && envelopeCrossings(e, out, X[i]) >= 1) continue;
+                if (c.signed_distance > 0.0f && s.rays.winding(out, e.triangles, X[i]) >= 1) continue;
                 const glm::uvec3 tri = e.triangles[t];
                 s.tri[i] = int32_t(t);
                 s.bary[i] = barycentric(c.point, out[tri.x], out[tri.y], out[tri.z]);
@@ -131,7 +133,7 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
                 s.push_normal[i] = c.normal;
             }
         }
-        vertexNormals(e, out, s.normals);
+        vertexNormals(e, out, s.face_normals, s.normals);
         std::fill(s.required.begin(), s.required.end(), glm::vec3(0.0f));
         for (size_t i = 0; i < np; ++i) {
             if (s.tri[i] < 0) continue;

@@ -15,6 +15,8 @@
 
 #include <glm/vec3.hpp>
 
+#include "sim/skew_ray_grid.h"
+
 namespace sim {
 
 struct World;
@@ -25,7 +27,8 @@ inline constexpr float kSkinWrapClearance = 0.001f;
 
 // Scratch reused from frame to frame (sized on first use).
 struct SkinWrapScratch {
-    std::vector<glm::vec3> normals, required, height, next;  // per envelope vertex
+    std::vector<glm::vec3> normals, face_normals, required, height, next;  // per envelope vertex
+    SkewRayGrid rays;                // the skin's triangles across the winding test's ray, per round
     std::vector<uint8_t> near;       // per particle: near the skin in the first round
     // Per particle not bound to the envelope: the triangle its last walk
     // ended on (−1: none yet), where the next frame's walk starts.

@@ -13,8 +13,9 @@
 #include <cstdint>
 #include <vector>
 
-#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+
+#include "sim/skew_ray_grid.h"
 
 namespace sim {
 
@@ -54,18 +55,7 @@ private:
     // Per muscle: its triangles binned by their projection on the plane
     // across the parity ray, so a vertex tests only the triangles its ray
     // can cross.
-    struct RayGrid {
-        glm::vec3 lo{0.0f}, hi{0.0f};  // 3-D bounds of the surface
-        glm::vec2 origin{0.0f};
-        float cell = 1.0f;
-        int nu = 0, nv = 0;
-        std::vector<uint32_t> start;  // CSR offsets, nu·nv + 1
-        std::vector<uint32_t> tris;   // global triangle indices
-    };
-    void build(const World& w, const std::vector<glm::vec3>& X, uint32_t muscle);
-    bool inside(const World& w, const std::vector<glm::vec3>& X, uint32_t muscle, glm::vec3 p) const;
-
-    std::vector<RayGrid> grids_;
+    std::vector<SkewRayGrid> grids_;
     std::vector<uint8_t> is_target_;
     std::vector<float> depth_;
 };

@@ -369,7 +369,12 @@ int writeSkin(GltfWriter& w, const SceneSpec& sc) {
                  {"material", mat_skin}};
     const int mesh = w.addMesh({{"name", "skin"}, {"primitives", json::array({prim})}});
     json node = {{"name", "skin"}, {"mesh", mesh}, {"skin", 0}};
-    if (body) node["extras"] = {{"msxpbd_envelope", false}};
+    // The body's skin holds its muscles more softly than the arm's: at the
+    // fascia family's default (10³ N/m) the thin shank muscles squeezed
+    // under it flap in the run (extensor hallucis longus 0.74–1.37 of its
+    // volume); at 1 N/m they keep 0.84–1.21 and the legs still hold
+    // together (docs/lab/body-envelope.md).
+    if (body) node["extras"] = {{"msxpbd_envelope", {{"stiffness_scale", 1.0e-3}}}};
     return w.addNode(node);
 }
 

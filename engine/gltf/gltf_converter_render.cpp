@@ -131,6 +131,7 @@ void Converter::readRenderMeshes() {
         // Whether the node is (or is not) the envelope around the muscles.
         int envelope = 0;
         float envelope_thickness = -1.0f;
+        float envelope_stiffness_scale = 1.0f;
         if (const json& ex = node_extras_[ni]; ex.is_object() && ex.contains(kEnvelopeKey)) {
             const json& v = ex[kEnvelopeKey];
             if (v.is_boolean()) {
@@ -139,6 +140,8 @@ void Converter::readRenderMeshes() {
                 const json o = schemaObject(ex, kEnvelopeKey, where);
                 envelope = 1;
                 envelope_thickness = float(getBounded(o, "thickness", 0.003, 0.0, 0.1, where + " extras." + kEnvelopeKey));
+                envelope_stiffness_scale =
+                    float(getBounded(o, "stiffness_scale", 1.0, 1e-6, 1e6, where + " extras." + kEnvelopeKey));
             }
         }
         int drawn = 0;
@@ -155,6 +158,7 @@ void Converter::readRenderMeshes() {
             rm.blend = g.blend;
             rm.envelope = envelope;
             rm.envelope_thickness = envelope_thickness;
+            rm.envelope_stiffness_scale = envelope_stiffness_scale;
             if (skinned) {
                 const size_t slots = joint_map.size();
                 for (size_t i = 0; i < g.joints.size(); ++i)

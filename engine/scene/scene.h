@@ -75,6 +75,7 @@ struct RenderMesh {
     // the muscles is taken: engine/scene/envelope_source.h).
     int envelope = 0;
     float envelope_thickness = -1.0f;      // m; < 0: the default
+    float envelope_stiffness_scale = 1.0f;  // multiplies the fascia family's stiffness for this skin
     // Skinned: `influence_sets` groups of four (joint, weight) per vertex
     // (JOINTS_n/WEIGHTS_n), the set s of vertex v at [v · influence_sets + s];
     // weights renormalised to sum 1 where a file's do not.

@@ -150,7 +150,7 @@ TEST(GeneratedAssets, RegenerationIsByteIdentical) {
 }
 
 // The arm's skin is the fascia envelope (docs/model.md §3.8), fitted so that
-// no muscle starts outside it; the body's says it is not one (yet).
+// no muscle starts outside it.
 TEST(GeneratedAssets, TheArmSkinIsTheEnvelopeAndEveryMuscleStartsUnderIt) {
     for (const char* id : {"t5", "t6"}) {
         Scene s;
@@ -163,8 +163,32 @@ TEST(GeneratedAssets, TheArmSkinIsTheEnvelopeAndEveryMuscleStartsUnderIt) {
         EXPECT_GT(o.vertices, 7000) << id;
         EXPECT_EQ(o.vertices_past_1mm, 0) << id << ": deepest " << o.deepest;
     }
+}
+
+// The body's skin is its envelope too, and says which bone carries each of
+// its vertices, so a muscle is held only by its own limb's skin where the
+// pieces cross (a hand's skin through the thigh's as the arm swings).
+TEST(GeneratedAssets, TheBodySkinIsTheEnvelopeAndKnowsWhichBoneCarriesEachVertex) {
     Scene body;
     ASSERT_EQ(loadScene("t7", body), "");
-    EXPECT_EQ(body.envelope_mesh, -1);
-    EXPECT_TRUE(body.desc.envelope.empty());
+    ASSERT_GE(body.envelope_mesh, 0);
+    const sim::EnvelopeDesc& e = body.desc.envelope;
+    ASSERT_EQ(e.vertex_body.size(), e.vertices.size());
+    // The skin vertex nearest each wrist and each ankle is carried by that
+    // limb's bones (the side's suffix), not the trunk's.
+    for (const char* joint_name : {"hand_r", "hand_l", "foot_r", "foot_l"}) {
+        const int j = body.skeleton.find(joint_name);
+        ASSERT_GE(j, 0) << joint_name;
+        std::vector<glm::mat4> globals;
+        body.skeleton.globals(body.skeleton.restLocals(), globals);
+        const glm::vec3 at(globals[size_t(j)][3]);
+        size_t nearest = 0;
+        for (size_t v = 1; v < e.vertices.size(); ++v)
+            if (glm::length(e.vertices[v] - at) < glm::length(e.vertices[nearest] - at)) nearest = v;
+        const int b = e.vertex_body[nearest];
+        ASSERT_GE(b, 0) << joint_name;
+        const std::string& name = body.desc.bodies[size_t(b)].name;
+        const std::string side = std::string(joint_name).substr(std::string(joint_name).size() - 2);
+        EXPECT_EQ(name.substr(name.size() - 2), side) << joint_name << " carried by " << name;
+    }
 }

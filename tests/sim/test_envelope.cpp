@@ -8,6 +8,7 @@
 
 #include "engine/mesh/mesh_builders.h"
 #include "sim/envelope.h"
+#include "sim/skew_ray_grid.h"
 #include "sim/simulation.h"
 #include "tests/sim/box_muscle.h"
 
@@ -30,9 +31,11 @@ sim::SceneDesc boxInSkin() {
 
 // Flings every vertex of the muscle along +x at `speed` and runs `frames`;
 // returns how far the muscle got outside the skin (m).
-float flungOutside(sim::ContactModel model, float speed, int frames) {
+float flungOutside(sim::ContactModel model, float speed, int frames, float stiffness_scale = 1.0f) {
     sim::Simulation s;
-    EXPECT_EQ(s.load(boxInSkin()), "");
+    sim::SceneDesc d = boxInSkin();
+    d.envelope.stiffness_scale = stiffness_scale;
+    EXPECT_EQ(s.load(d), "");
     sim::SolverParams p;
     p.contacts = model;
     p.threads = 1;
@@ -54,6 +57,21 @@ TEST(Envelope, HoldsAMuscleFlungAgainstIt) {
     EXPECT_LT(flungOutside(sim::ContactModel::Limb, 2.0f, 10), 0.002f);
     // The mechanism, not the setting: without it the muscle leaves.
     EXPECT_GT(flungOutside(sim::ContactModel::Spec, 2.0f, 10), 0.05f);
+}
+
+// A skin whose layer is softer (msxpbd_envelope.stiffness_scale) gives
+// more: at 10⁻⁶ of the family's stiffness the flung box goes centimetres
+// out, then comes back in; a scale outside its range is refused.
+TEST(Envelope, ItsStiffnessScaleSoftensItAndIsChecked) {
+    const float firm = flungOutside(sim::ContactModel::Limb, 2.0f, 10);
+    const float soft = flungOutside(sim::ContactModel::Limb, 2.0f, 10, 1e-6f);
+    EXPECT_GT(soft, firm + 0.01f);
+    for (float bad : {0.0f, -1.0f, 1e7f, std::nanf("")}) {
+        sim::SceneDesc d = boxInSkin();
+        d.envelope.stiffness_scale = bad;
+        sim::Simulation s;
+        EXPECT_NE(s.load(d).find("stiffness_scale"), std::string::npos) << bad;
+    }
 }
 
 TEST(Envelope, BindsEveryFreeSurfaceVertexInsideItWithItsRestDepth) {
@@ -162,10 +180,75 @@ TEST(Envelope, AVertexInsideAnotherPieceOfAFoldedSkinIsNotOutside) {
     ASSERT_NE(grid.closest({0.035f, 0.0f, 0.0f}, c), ~0u);
     EXPECT_NEAR(c.signed_distance, 0.005f, 1e-5f);
     // ... but it is inside the second piece: nothing is outside the skin.
-    EXPECT_NEAR(sim::envelopeWinding(w.envelope, w.envelope.rest, {0.035f, 0.0f, 0.0f}), 1.0f, 1e-3f);
+    sim::SkewRayGrid rays;
+    rays.build(w.envelope.rest, w.envelope.triangles, 0, uint32_t(w.envelope.triangles.size()));
+    EXPECT_EQ(rays.winding(w.envelope.rest, w.envelope.triangles, {0.035f, 0.0f, 0.0f}), 1);
     EXPECT_EQ(sim.envelopeOutside().deepest, 0.0f);
     // A vertex beyond both pieces is outside.
-    EXPECT_NEAR(sim::envelopeWinding(w.envelope, w.envelope.rest, {0.08f, 0.0f, 0.0f}), 0.0f, 1e-3f);
+    EXPECT_EQ(rays.winding(w.envelope.rest, w.envelope.triangles, {0.08f, 0.0f, 0.0f}), 0);
+}
+
+}  // namespace
+
+namespace {
+
+// Where a character's skin pieces cross (an arm's skin through the trunk's,
+// a hand's through a thigh's), the surface nearest a muscle vertex can be
+// another limb's. Bound to it, the vertex would be carried off when that
+// limb swings. Here the muscle hangs on bone A inside skin A; a piece of
+// skin carried by bone B crosses it, its face 5 mm from the muscle's side
+// (closer than skin A's, 10 mm), then swings 4 cm away.
+// `bodies_known`: the skin says which bone carries each vertex.
+float carriedOffByAnotherLimbsSkin(bool bodies_known) {
+    sim::SceneDesc s;
+    s.name = "crossing skins";
+    s.gravity_scale = 0.0f;
+    for (const char* name : {"A", "B"}) {
+        sim::BodyDesc b;
+        b.name = name;
+        b.capsule_a = {-0.02f, 0.0f, -0.06f};
+        b.capsule_b = {0.02f, 0.0f, -0.06f};
+        b.capsule_radius = 0.002f;
+        s.bodies.push_back(b);
+    }
+    sim::MuscleDesc m = boxMuscle("muscle", {0.0f, 0.0f, 0.0f}, {0.02f, 0.015f, 0.015f});
+    for (uint32_t v : m.origin_sets[0]) m.attachments.push_back({v, 0});
+    s.muscles.push_back(m);
+    const engine::MeshData a = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 6);
+    const engine::MeshData b = engine::makeBox({0.035f, 0.0f, 0.0f}, {0.02f, 0.03f, 0.03f}, 6);
+    s.envelope.name = "skin";
+    s.envelope.vertices = a.vertices;
+    s.envelope.triangles = a.triangles;
+    const uint32_t base = uint32_t(a.vertices.size());
+    s.envelope.vertices.insert(s.envelope.vertices.end(), b.vertices.begin(), b.vertices.end());
+    for (const glm::uvec3& t : b.triangles) s.envelope.triangles.push_back(t + glm::uvec3(base));
+    if (bodies_known) {
+        s.envelope.vertex_body.assign(a.vertices.size(), 0);
+        s.envelope.vertex_body.resize(s.envelope.vertices.size(), 1);
+    }
+    sim::Simulation sim;
+    EXPECT_EQ(sim.load(s), "");
+    sim::SolverParams p;
+    p.threads = 1;
+    EXPECT_EQ(sim.setParams(p), "");
+    // Limb B swings 4 cm along +x; bone A and its skin stay.
+    std::vector<glm::vec3> pose = sim.world().envelope.rest;
+    for (size_t v = base; v < pose.size(); ++v) pose[v].x += 0.04f;
+    float farthest = 0.0f;
+    for (int f = 0; f < 10; ++f) {
+        sim.setEnvelopePose(pose);
+        EXPECT_TRUE(sim.stepFrame().ok);
+        for (const glm::vec3& x : sim.world().particles.x) farthest = std::max(farthest, x.x);
+    }
+    return farthest;
+}
+
+TEST(Envelope, AMuscleIsHeldOnlyByTheSkinOfItsOwnBones) {
+    // Held by skin A: the muscle's side (x = 2 cm) stays inside it (3 cm).
+    EXPECT_LT(carriedOffByAnotherLimbsSkin(true), 0.03f);
+    // The mechanism, not the setting: bound to the nearest skin whatever
+    // carries it, the side follows limb B out of skin A.
+    EXPECT_GT(carriedOffByAnotherLimbsSkin(false), 0.05f);
 }
 
 }  // namespace
