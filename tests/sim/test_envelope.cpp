@@ -16,6 +16,19 @@ namespace {
 
 using sim_test::boxMuscle;
 
+// A skin of two closed pieces that cross (as a skinned character's do where
+// linear-blend skinning folds it, or where its limbs were brought back from a
+// spread pose); returns the index of piece b's first vertex.
+uint32_t twoPieceSkin(const engine::MeshData& a, const engine::MeshData& b, sim::EnvelopeDesc& skin) {
+    skin.name = "skin";
+    skin.vertices = a.vertices;
+    skin.triangles = a.triangles;
+    const uint32_t base = uint32_t(a.vertices.size());
+    skin.vertices.insert(skin.vertices.end(), b.vertices.begin(), b.vertices.end());
+    for (const glm::uvec3& t : b.triangles) skin.triangles.push_back(t + glm::uvec3(base));
+    return base;
+}
+
 // A 4 × 3 × 3 cm box muscle inside a skin box 1 cm larger on every side.
 sim::SceneDesc boxInSkin() {
     sim::SceneDesc s;
@@ -164,12 +177,7 @@ TEST(Envelope, AVertexInsideAnotherPieceOfAFoldedSkinIsNotOutside) {
     s.muscles.push_back(boxMuscle("box", {0.045f, 0.0f, 0.0f}, {0.01f, 0.01f, 0.01f}));
     const engine::MeshData a = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 6);
     const engine::MeshData b = engine::makeBox({0.04f, 0.0f, 0.0f}, {0.025f, 0.02f, 0.02f}, 6);
-    s.envelope.name = "skin";
-    s.envelope.vertices = a.vertices;
-    s.envelope.triangles = a.triangles;
-    const uint32_t base = uint32_t(a.vertices.size());
-    s.envelope.vertices.insert(s.envelope.vertices.end(), b.vertices.begin(), b.vertices.end());
-    for (const glm::uvec3& t : b.triangles) s.envelope.triangles.push_back(t + glm::uvec3(base));
+    twoPieceSkin(a, b, s.envelope);
     sim::Simulation sim;
     ASSERT_EQ(sim.load(s), "");
     const sim::World& w = sim.world();
@@ -216,12 +224,7 @@ float carriedOffByAnotherLimbsSkin(bool bodies_known) {
     s.muscles.push_back(m);
     const engine::MeshData a = engine::makeBox({0.0f, 0.0f, 0.0f}, {0.03f, 0.025f, 0.025f}, 6);
     const engine::MeshData b = engine::makeBox({0.035f, 0.0f, 0.0f}, {0.02f, 0.03f, 0.03f}, 6);
-    s.envelope.name = "skin";
-    s.envelope.vertices = a.vertices;
-    s.envelope.triangles = a.triangles;
-    const uint32_t base = uint32_t(a.vertices.size());
-    s.envelope.vertices.insert(s.envelope.vertices.end(), b.vertices.begin(), b.vertices.end());
-    for (const glm::uvec3& t : b.triangles) s.envelope.triangles.push_back(t + glm::uvec3(base));
+    const uint32_t base = twoPieceSkin(a, b, s.envelope);
     if (bodies_known) {
         s.envelope.vertex_body.assign(a.vertices.size(), 0);
         s.envelope.vertex_body.resize(s.envelope.vertices.size(), 1);
