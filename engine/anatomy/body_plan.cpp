@@ -7,6 +7,7 @@
 #include <map>
 
 #include "engine/anatomy/anatomy_reference.h"
+#include "engine/anatomy/knee_track.h"
 #include "engine/anatomy/muscle_packing.h"
 
 namespace engine::generator {
@@ -182,6 +183,14 @@ void addLeg(SceneSpec& sc, const Side& d, int pelvis) {
     Bone foot{"foot" + u, tib, A, d.V(A, 0.01f, -0.05f, 0.18f), 0.022f, 1.2f, 0.45f};
     foot.width = {1, 0, 0};
     sc.bones.push_back(foot);
+    // The kneecap: a bone of its own on the femur that the motion glides
+    // along the femur's groove (knee_track.h); drawn only, the quadriceps'
+    // tendon carries it.
+    Bone patella{"patella" + u, fem, glm::vec3(0.0f), glm::vec3(0.0f), 0.012f, 1.0f};
+    patella.head = patellaCentre(sc.bones[size_t(fem)], 0.0);
+    patella.tail = patella.head + glm::vec3(0.0f, -0.02f, 0.0f);
+    patella.solid = false;
+    sc.bones.push_back(patella);
     const glm::vec3 X(1, 0, 0), Z(0, 0, 1);
     const glm::vec3 GT = d.V(H, 0.05f, -0.02f, -0.005f), IT = d.V(P, 0.06f, -0.10f, -0.05f),
                     FH = d.V(K, 0.04f, -0.04f, -0.015f), LT = d.V(H, -0.02f, -0.06f, -0.01f),
@@ -320,7 +329,7 @@ void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std:
     }
     std::vector<PackingCapsule> bones;
     for (const Bone& b : sc.bones)
-        if (b.visible) bones.push_back({b.head, b.tail, b.radius});
+        if (b.visible && b.solid) bones.push_back({b.head, b.tail, b.radius});
     PackingOptions opt;
     opt.fascia = [&fascia](glm::vec3 p) { return fasciaDistance(fascia, p); };
     packMuscles(pm, bones, opt);

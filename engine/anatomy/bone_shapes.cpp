@@ -556,9 +556,15 @@ void tibia(Field& f, const BoneShapeInput& b) {
           {0.0062f, 0.0055f, 0.006f});
     f.begin(0.005f);
     f.ellipsoid(A + f.L(0.035f, -0.004f, -0.009f), {0.0065f, 0.017f, 0.009f});
-    // Patella (rides with the shin; visual only).
+}
+
+// The kneecap, its own bone (body_plan.cpp): an oval plate centred on its
+// joint, its apex (lower pole) a little narrower.
+void patella(Field& f, const BoneShapeInput& b) {
     f.begin(0.0f);
-    f.ellipsoid(K + glm::vec3(0.0f, 0.028f, 0.037f), {0.021f, 0.024f, 0.0095f});
+    f.ellipsoid(b.head, {kPatellaHalfWidth, 0.021f, kPatellaHalfThickness});
+    f.begin(0.004f);
+    f.ellipsoid(b.head + glm::vec3(0.0f, -0.014f, 0.0f), {0.013f, 0.012f, 0.8f * kPatellaHalfThickness});
 }
 
 void foot(Field& f, const BoneShapeInput& b) {
@@ -822,7 +828,7 @@ constexpr KindInfo kKinds[] = {
     {BoneKind::Radius, "radius", 0.0011f, 1800},    {BoneKind::Hand, "hand", 0.0010f, 3000},
     {BoneKind::Pelvis, "pelvis", 0.0018f, 3600},    {BoneKind::Torso, "torso", 0.0019f, 11000},
     {BoneKind::Femur, "femur", 0.0018f, 2800},      {BoneKind::Tibia, "tibia", 0.0016f, 3000},
-    {BoneKind::Foot, "foot", 0.0012f, 2600},
+    {BoneKind::Foot, "foot", 0.0012f, 2600},       {BoneKind::Patella, "patella", 0.0008f, 700},
 };
 
 const KindInfo* info(BoneKind k) {
@@ -855,6 +861,7 @@ std::unique_ptr<Field> makeField(const BoneShapeInput& b, BoneKind kind) {
     case BoneKind::Femur: femur(*f, b); break;
     case BoneKind::Tibia: tibia(*f, b); break;
     case BoneKind::Foot: foot(*f, b); break;
+    case BoneKind::Patella: patella(*f, b); break;
     case BoneKind::Unknown: return nullptr;
     }
     return f;

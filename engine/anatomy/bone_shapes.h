@@ -18,7 +18,7 @@
 
 namespace engine {
 
-enum class BoneKind { Unknown, Clavicle, Scapula, Humerus, Ulna, Radius, Hand, Pelvis, Torso, Femur, Tibia, Foot };
+enum class BoneKind { Unknown, Clavicle, Scapula, Humerus, Ulna, Radius, Hand, Pelvis, Torso, Femur, Tibia, Foot, Patella };
 
 // The kind from a generator bone name ("humerus_r", "torso"); the side
 // suffix (_r: right, −X; _l: left, +X) is ignored. Unknown for other names.
@@ -36,6 +36,11 @@ struct BoneShapeInput {
     float radius = 0.01f;
 };
 
+// The kneecap's half width and half thickness (m): the walk glides its back
+// along the femur's groove (motions.cpp).
+constexpr float kPatellaHalfWidth = 0.021f;
+constexpr float kPatellaHalfThickness = 0.0095f;
+
 struct BoneMesh {
     MeshData mesh;                  // world rest positions; closed, manifold, outward wound
     std::vector<glm::vec3> normals;  // unit, one per vertex (the field's gradient)
@@ -48,7 +53,7 @@ size_t boneTriangleBudget(BoneKind kind);
 // draws those otherwise). Deterministic: a pure function of the input.
 // What each bone is made of is described in docs/anatomy.md "Bone shapes".
 // Torso: spine (lumbar to cervical, partly below the head), rib cage,
-// sternum, skull and jaw. Tibia: tibia with the fibula and the patella.
+// sternum, skull and jaw. Tibia: tibia with the fibula. Patella: the kneecap.
 BoneMesh buildBoneMesh(const BoneShapeInput& bone);
 
 // The same shape before decimation (the polygonised field), for tests.

@@ -33,6 +33,9 @@ struct Bone {
     float ellipse = 1.0f;
     glm::vec3 width{1, 0, 0};
     bool visible = true;
+    // False: drawn only; muscles neither pack against it nor list it as a
+    // contact (the kneecap, which the quadriceps' tendon carries).
+    bool solid = true;
 };
 
 struct MuscleSpec {
@@ -51,12 +54,18 @@ struct MuscleSpec {
 struct Channel {
     int bone;
     std::function<glm::quat(double)> rotation;
+    // The bone's translation in its parent's frame at time t; empty: its
+    // rest offset from the parent (a bone that glides, as the kneecap does).
+    std::function<glm::vec3(double)> translation = {};
 };
 struct AnimSpec {
     std::string name;
     double duration;
     double fps;
     std::vector<Channel> channels;
+    // The writer solves the root bone's height at every sample so that the
+    // lowest drawn point lies on the scene's first plane (grounding.h).
+    bool grounded = false;
 };
 
 struct SceneSpec {

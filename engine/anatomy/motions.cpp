@@ -1,6 +1,8 @@
 // The motions (motions.h).
 #include "engine/anatomy/motions.h"
 
+#include "engine/anatomy/knee_track.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -85,6 +87,7 @@ void walkRun(SceneSpec& sc) {
     };
     auto lerp = [](double a, double b, double s) { return a + (b - a) * s; };
     AnimSpec an{"walk_run", dur, fps, {}};
+    an.grounded = true;  // the lowest foot on the floor (grounding.h)
     for (int side = 0; side < 2; ++side) {
         const std::string u = side ? "_l" : "_r";
         const double off = side ? kPi : 0.0;
@@ -93,19 +96,30 @@ void walkRun(SceneSpec& sc) {
                                    double mid = lerp(10, 15, s), amp = lerp(20, 30, s);
                                    return axisAngle({-1, 0, 0}, deg(mid + amp * std::sin(ph)));
                                }});
-        an.channels.push_back({sc.find("tibia" + u), [=](double t) {
-                                   double s = w(t), ph = phase(t) + off;
-                                   double kmax = lerp(60, 100, s);
-                                   double k = 0.5 * (1.0 - std::cos(ph - 0.6 * kPi));
-                                   return axisAngle({1, 0, 0}, deg(5 + (kmax - 5) * k * k));
-                               }});
+        auto knee = [=](double t) {  // flexion, radians
+            double s = w(t), ph = phase(t) + off;
+            double kmax = lerp(60, 100, s);
+            double k = 0.5 * (1.0 - std::cos(ph - 0.6 * kPi));
+            return double(deg(5 + (kmax - 5) * k * k));
+        };
+        an.channels.push_back({sc.find("tibia" + u), [=](double t) { return axisAngle({1, 0, 0}, knee(t)); }});
+        // The kneecap glides in the femur's groove (knee_track.h).
+        const Bone femur = sc.bones[size_t(sc.find("femur" + u))];
+        an.channels.push_back({sc.find("patella" + u), [=](double t) { return patellaRotation(knee(t)); },
+                               [=](double t) { return patellaCentre(femur, knee(t)) - femur.head; }});
         an.channels.push_back({sc.find("foot" + u), [=](double t) {
                                    double ph = phase(t) + off;
                                    return axisAngle({-1, 0, 0}, deg(15 * std::sin(ph + 0.5 * kPi)));
                                }});
+        // The arms swing opposite the legs, held a little away from the
+        // body (abducted 10° walking, 16° running) so the hands pass beside
+        // the hips and, with the elbow bent in the run, in front of the
+        // ribs' side, never across the trunk.
+        const float abduct_axis = side ? 1.0f : -1.0f;  // +Z lifts the left arm outward, −Z the right
         an.channels.push_back({sc.find("humerus" + u), [=](double t) {
                                    double s = w(t), ph = phase(t) + off + kPi;  // opposite the leg
-                                   return axisAngle({-1, 0, 0}, deg(lerp(15, 30, s) * std::sin(ph)));
+                                   return axisAngle({-1, 0, 0}, deg(lerp(15, 30, s) * std::sin(ph))) *
+                                          axisAngle({0, 0, abduct_axis}, deg(lerp(10, 16, s)));
                                }});
         an.channels.push_back({sc.find("ulna" + u), [=](double t) {
                                    double s = w(t), ph = phase(t) + off + kPi;
