@@ -322,11 +322,24 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
             piece(E + dF * 0.06f, 0.045f, E + dF * 0.15f, 0.036f, uln);
             piece(E + dF * 0.15f, 0.036f, W, 0.029f, rad >= 0 ? rad : uln, 0.8f, Z);
             if (hand >= 0) {
-                const glm::vec3 HT = bones[size_t(hand)].tail, dH = unit(HT - W);
-                const float len = glm::length(HT - W);
-                piece(W, 0.028f, W + dH * 0.53f * len, 0.042f, hand, 0.33f, Z);  // palm ~8.5 cm wide
+                // The hand follows its bones (bone_shapes.cpp, `hand`): the
+                // palm ~8.5 cm wide, the fingers curled ~12° a joint towards
+                // the palm (their tips ~4 cm in front of it), the thumb
+                // lateral and forward. At the hand's length (17 cm), in cm
+                // from the wrist along the hand / in front of it.
+                const glm::vec3 dH = unit(bones[size_t(hand)].tail - W);
+                auto at = [&](float along, float front, float lateral = 0.0f) {
+                    return W + dH * along + Z * front + side * lateral;
+                };
+                piece(at(0.0f, 0.0f), 0.028f, at(0.09f, 0.003f), 0.042f, hand, 0.42f, Z);  // palm
                 join = true;
-                piece(W + dH * 0.53f * len, 0.040f, HT - dH * 0.015f, 0.03f, hand, 0.3f, Z);
+                // The fingers fan out, the little finger's side a little further.
+                piece(at(0.09f, 0.003f), 0.043f, at(0.14f, 0.016f, -0.004f), 0.044f, hand, 0.38f, Z);
+                piece(at(0.14f, 0.016f, -0.004f), 0.044f, at(0.178f, 0.037f, -0.004f), 0.039f, hand, 0.38f, Z);
+                join = false;
+                piece(at(0.03f, 0.006f, 0.02f), 0.016f, at(0.085f, 0.033f, 0.04f), 0.012f, hand);  // thumb
+                join = true;
+                piece(at(0.085f, 0.033f, 0.04f), 0.012f, at(0.112f, 0.053f, 0.039f), 0.0095f, hand);
             }
         }
         const int fem = findBone(bones, "femur" + s), tib = findBone(bones, "tibia" + s),
