@@ -288,8 +288,14 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
         piece(at(-0.05f, -0.02f) - X * 0.055f, 0.08f, at(-0.05f, -0.02f) + X * 0.055f, 0.08f, pelvis);  // buttocks
         piece(at(0.03f, 0.015f), 0.15f, at(0.12f, 0.01f), 0.142f, pelvis, 0.70f, Z);
         piece(at(0.12f, 0.01f), 0.142f, at(0.30f, 0.01f), 0.165f, torso, 0.727f, Z);
+        // The upper back over the thoracic spine (the chest piece's round
+        // end left its spinous processes out by 1.5–3.5 cm); narrow, so it
+        // stays clear of the armpits.
+        piece(at(0.33f, -0.045f), 0.08f, at(0.52f, -0.03f), 0.06f, torso, 0.85f, X);
         piece(at(0.44f, -0.005f), 0.058f, at(0.59f, 0.01f), 0.055f, torso);                // neck
-        piece(at(0.67f, 0.02f), 0.095f, at(0.695f, 0.015f), 0.095f, torso, 0.82f, X);      // cranium
+        // The cranium over the skull (bone_shapes.cpp, `torso`: its vertex
+        // 0.83 m above the pelvis joint).
+        piece(at(0.705f, 0.008f), 0.094f, at(0.735f, 0.004f), 0.094f, torso, 0.82f, X);
         piece(at(0.63f, 0.045f), 0.055f, at(0.595f, 0.075f), 0.04f, torso, 0.9f, X);       // face, jaw
         for (const char* suf : {"_r", "_l"}) {
             const int hum = findBone(bones, std::string("humerus") + suf);
@@ -366,6 +372,13 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
                 piece(A + glm::vec3(0, -0.035f, -0.035f), 0.033f, A + glm::vec3(0, -0.03f, 0.03f), 0.035f, foot);  // heel
                 join = true;
                 piece(A + glm::vec3(0, -0.03f, 0.0f), 0.038f, T, 0.030f, foot, 0.55f, Y);
+                // The toes (bone_shapes.cpp, `foot`): they fan from the big
+                // toe, medial, to the little one and reach 19 cm in front of
+                // the ankle and 7.5 cm below it, past the sole's end and
+                // under it. Clear of the ankle, whose skin keeps its weights,
+                // and under the toe extensors' tendons (3 cm below the ankle).
+                piece(A + side * 0.003f + glm::vec3(0, -0.058f, 0.11f), 0.035f,
+                      A + side * 0.003f + glm::vec3(0, -0.058f, 0.19f), 0.035f, foot, 0.7f, Y);
             }
         }
     }
