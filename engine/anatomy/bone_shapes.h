@@ -37,7 +37,7 @@ struct BoneShapeInput {
 };
 
 // The kneecap's half width and half thickness (m): the walk glides its back
-// along the femur's groove (motions.cpp).
+// along the femur's groove (knee_track.h).
 constexpr float kPatellaHalfWidth = 0.021f;
 constexpr float kPatellaHalfThickness = 0.0095f;
 

@@ -64,7 +64,9 @@ struct AnimSpec {
     double fps;
     std::vector<Channel> channels;
     // The writer solves the root bone's height at every sample so that the
-    // lowest drawn point lies on the scene's first plane (grounding.h).
+    // lowest drawn point lies on the scene's first plane (grounding.h); the
+    // root then has no Channel::translation of its own (one translation
+    // channel per node).
     bool grounded = false;
 };
 

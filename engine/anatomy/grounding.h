@@ -1,4 +1,4 @@
-// Grounded motion (docs/anatomy.md "Grounded motion"): a generated walk
+// Grounded motion (docs/anatomy.md "Motions", T7): a generated walk
 // keeps a foot on the floor. The skeleton's rotations come from the motion
 // (motions.h); the root's height at each sample is solved here so that the
 // lowest drawn point (skin and bones, posed by linear-blend skinning as any
