@@ -463,8 +463,10 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
     const Envelope& e = w.envelope;
     if (!e.active() || V.size() != e.rest.size()) return r;
     const EnvelopeGrid grid(e, V);
+    // Built at the first vertex that lies outside its closest triangle (in
+    // most frames none does, and the measure runs every frame).
     SkewRayGrid rays;
-    rays.build(V, e.triangles, 0, uint32_t(e.triangles.size()));
+    bool rays_built = false;
     for (size_t mi = 0; mi < w.muscles.size(); ++mi) {
         const Muscle& m = w.muscles[mi];
         for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
@@ -481,7 +483,10 @@ EnvelopeOutside measureOutside(const World& w, const std::vector<glm::vec3>& X, 
                 // through itself (the crease of a flexed elbow, the forearm's
                 // skin through the upper arm's), the closest triangle's side
                 // says nothing; the winding number tells (covered: not out).
-                if (out > 0.0f && rays.winding(V, e.triangles, X[i]) >= 1) out = 0.0f;
+                if (out > 0.0f) {
+                    if (!rays_built) rays.build(V, e.triangles, 0, uint32_t(e.triangles.size())), rays_built = true;
+                    if (rays.winding(V, e.triangles, X[i]) >= 1) out = 0.0f;
+                }
             }
             ++r.vertices;
             if (per_vertex && out > 0.0f) (*per_vertex)[i] = out;
