@@ -24,6 +24,22 @@ struct Lowest {
     float left = std::numeric_limits<float>::max(), right = std::numeric_limits<float>::max();
 };
 
+// The skinned, opaque mesh the generated scenes draw their bones with, and
+// the indices of its vertices that follow one joint.
+const RenderMesh* skeletonMesh(const Scene& s) {
+    const RenderMesh* skeleton = nullptr;
+    for (const RenderMesh& m : s.meshes)
+        if (m.skinned() && !m.blend) skeleton = &m;
+    return skeleton;
+}
+
+std::vector<size_t> verticesOf(const RenderMesh& mesh, int joint) {
+    std::vector<size_t> out;
+    for (size_t v = 0; v < mesh.positions.size(); ++v)
+        if (mesh.skin_joint_map[mesh.skin_joints[v][0]] == joint) out.push_back(v);
+    return out;
+}
+
 Lowest lowestPoints(const Scene& s, int animation, double t) {
     std::vector<glm::mat4> globals;
     s.skeleton.globals(s.localPoses(animation, t), globals);
@@ -125,9 +141,7 @@ TEST(GeneratedMotion, NoHandEntersTheTrunk) {
 TEST(GeneratedMotion, TheKneecapStaysOnTheFemur) {
     Scene s;
     ASSERT_EQ(loadScene("t7", s), "");
-    const RenderMesh* skeleton = nullptr;
-    for (const RenderMesh& m : s.meshes)
-        if (m.skinned() && !m.blend) skeleton = &m;
+    const RenderMesh* skeleton = skeletonMesh(s);
     ASSERT_NE(skeleton, nullptr);
     const int frames = int(std::lround(s.duration(0) * 30.0));
     for (const char* side : {"_r", "_l"}) {
@@ -135,12 +149,7 @@ TEST(GeneratedMotion, TheKneecapStaysOnTheFemur) {
         const int femur = s.skeleton.find(std::string("femur") + side);
         ASSERT_GE(patella, 0) << side;
         ASSERT_GE(femur, 0) << side;
-        std::vector<size_t> on_patella, on_femur;
-        for (size_t v = 0; v < skeleton->positions.size(); ++v) {
-            const int joint = skeleton->skin_joint_map[skeleton->skin_joints[v][0]];
-            if (joint == patella) on_patella.push_back(v);
-            if (joint == femur) on_femur.push_back(v);
-        }
+        const std::vector<size_t> on_patella = verticesOf(*skeleton, patella), on_femur = verticesOf(*skeleton, femur);
         ASSERT_GT(on_patella.size(), 20u) << side;
         ASSERT_GT(on_femur.size(), 100u) << side;
         float widest_gap = 0.0f, travel = 0.0f;
@@ -190,14 +199,10 @@ struct BoneOutside {
 
 BoneOutside boneOutsideSkin(const Scene& s, const std::string& bone, int every) {
     BoneOutside out;
-    const RenderMesh* skeleton = nullptr;
-    for (const RenderMesh& m : s.meshes)
-        if (m.skinned() && !m.blend) skeleton = &m;
+    const RenderMesh* skeleton = skeletonMesh(s);
     const int joint = s.skeleton.find(bone);
     if (!skeleton || s.desc.envelope.empty() || joint < 0) return out;
-    std::vector<size_t> on_bone;
-    for (size_t v = 0; v < skeleton->positions.size(); ++v)
-        if (skeleton->skin_joint_map[skeleton->skin_joints[v][0]] == joint) on_bone.push_back(v);
+    const std::vector<size_t> on_bone = verticesOf(*skeleton, joint);
     const std::vector<glm::uvec3>& tris = s.desc.envelope.triangles;
     const int animation = s.animations.empty() ? -1 : 0;
     const int frames = animation < 0 ? 0 : int(std::lround(s.duration(0) * 30.0));
