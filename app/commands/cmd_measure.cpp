@@ -31,7 +31,8 @@ int measureCommand(const Args& raw) {
                       "--scene: a .glb/.gltf file or a generated scene by short name (t5, t6, t7, ...)\n"
                       "rest-pose sizing and packing of the scene's muscles: volume vs the reference\n"
                       "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
-                      "bone, deepest muscle-muscle overlap, muscle cross-section through the middle of\n"
+                      "bone, deepest muscle-muscle overlap, smallest triangle angle and self-crossing\n"
+                      "triangle pairs of each mesh, muscle cross-section through the middle of\n"
                       "each BONE's capsule (default: every humerus*, femur*, tibia*)");
             return 0;
         }
@@ -60,7 +61,8 @@ int measureCommand(const Args& raw) {
 
     const std::vector<engine::MuscleMeasure> ms = engine::measureMuscles(scene.desc);
     nlohmann::json report = {{"scene", scene_path}, {"muscles", nlohmann::json::array()}, {"sections", nlohmann::json::array()}};
-    std::printf("%-34s %9s %9s %6s %9s %10s\n", "muscle", "vol cm3", "ref cm3", "ratio", "touching", "overlap mm");
+    std::printf("%-34s %9s %9s %6s %9s %10s %9s %6s\n", "muscle", "vol cm3", "ref cm3", "ratio", "touching", "overlap mm",
+                "min angle", "self-x");
     double total = 0.0, total_ref = 0.0;
     std::vector<double> touching;
     for (const engine::MuscleMeasure& m : ms) {
@@ -69,11 +71,14 @@ int measureCommand(const Args& raw) {
         total_ref += ref;
         touching.push_back(m.touching);
         if (ref > 0.0)
-            std::printf("%-34s %9.1f %9.1f %6.2f %9.2f %10.2f\n", sim::printable(m.name).c_str(), v, ref, v / ref, m.touching, m.overlap * 1e3);
+            std::printf("%-34s %9.1f %9.1f %6.2f %9.2f %10.2f %9.2f %6zu\n", sim::printable(m.name).c_str(), v, ref, v / ref,
+                        m.touching, m.overlap * 1e3, double(m.min_angle_deg), m.self_intersections);
         else
-            std::printf("%-34s %9.1f %9s %6s %9.2f %10.2f\n", sim::printable(m.name).c_str(), v, "-", "-", m.touching, m.overlap * 1e3);
+            std::printf("%-34s %9.1f %9s %6s %9.2f %10.2f %9.2f %6zu\n", sim::printable(m.name).c_str(), v, "-", "-", m.touching,
+                        m.overlap * 1e3, double(m.min_angle_deg), m.self_intersections);
         nlohmann::json j = {{"name", m.name}, {"volume_cm3", v}, {"touching_share", m.touching},
-                            {"max_overlap_mm", m.overlap * 1e3}, {"overlap_with", m.overlap_with}};
+                            {"max_overlap_mm", m.overlap * 1e3}, {"overlap_with", m.overlap_with},
+                            {"min_triangle_angle_deg", m.min_angle_deg}, {"self_intersections", m.self_intersections}};
         if (m.reference) {
             j["reference_cm3"] = ref;
             j["reference_muscle"] = m.reference->muscle;

@@ -1,5 +1,7 @@
 #include "engine/anatomy/anatomy_measures.h"
 
+#include "engine/mesh/mesh_quality.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -103,6 +105,8 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
             touching += near_any ? 1 : 0;
         }
         r.touching = m.vertices.empty() ? 0.0 : double(touching) / double(m.vertices.size());
+        r.min_angle_deg = minTriangleAngle(m.vertices, m.triangles);
+        r.self_intersections = selfIntersections(m.vertices, m.triangles);
     }
     return out;
 }

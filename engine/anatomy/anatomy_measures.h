@@ -23,6 +23,10 @@ struct MuscleMeasure {
     double touching = 0.0;         // share of vertices within `near` of another muscle's surface or of a bone
     double overlap = 0.0;          // m: deepest vertex of this muscle inside another muscle
     std::string overlap_with;
+    // Mesh quality (engine/mesh/mesh_quality.h): the smallest triangle angle
+    // (degrees) and the pairs of its own triangles that cut through each other.
+    float min_angle_deg = 180.0f;
+    size_t self_intersections = 0;
 };
 
 struct SectionMeasure {

@@ -54,7 +54,7 @@ const std::vector<ReferenceVolume>& referenceVolumes() {
             {"flex_dig", "flexor digitorum longus", 31, 1, low},
             {"pec_major", "pectoralis major", 290, 1, trunk},
             {"lat_dorsi", "latissimus dorsi", 262, 1, trunk},
-            {"trapezius", "trapezius", 460, 1, trunk},
+            {"rect_abd", "rectus abdominis", 75, 1, trunk},
         };
         auto split = [&](const std::string& base, const std::string& muscle, double total) {
             for (int k = 1; k <= 3; ++k) t.push_back({base + std::to_string(k), muscle, total / 3.0, 3, low});
@@ -63,6 +63,7 @@ const std::vector<ReferenceVolume>& referenceVolumes() {
         split("glut_med", "gluteus medius", 332);
         split("glut_min", "gluteus minimus", 108);
         split("add_mag", "adductor magnus", 574);
+        for (int k = 1; k <= 3; ++k) t.push_back({"trapezius" + std::to_string(k), "trapezius", 460.0 / 3.0, 3, trunk});
         return t;
     }();
     return table;

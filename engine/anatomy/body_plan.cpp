@@ -9,6 +9,8 @@
 #include "engine/anatomy/anatomy_reference.h"
 #include "engine/anatomy/knee_track.h"
 #include "engine/anatomy/muscle_packing.h"
+#include "engine/anatomy/sheet_muscle.h"
+#include "engine/anatomy/skin_outline.h"
 
 namespace engine::generator {
 
@@ -271,26 +273,126 @@ void addLeg(SceneSpec& sc, const Side& d, int pelvis) {
     }
 }
 
+namespace {
+
+// The trunk's outline (engine/anatomy/skin_outline.h) without the limbs: the
+// surface the body wall's sheets are laid under.
+std::function<float(glm::vec3)> trunkWall(const SceneSpec& sc) {
+    std::vector<OutlineBone> ob;
+    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent});
+    const int pelvis = sc.find("pelvis"), torso = sc.find("torso");
+    std::vector<OutlinePiece> trunk;
+    for (const OutlinePiece& p : limbOutline(ob))
+        if (p.bone == pelvis || p.bone == torso) trunk.push_back(p);
+    return [trunk](glm::vec3 p) { return outlineSdf(trunk, p); };
+}
+
+// A sheet muscle of the trunk (docs/anatomy.md "Trunk muscles").
+struct SheetDef {
+    const char* name;
+    std::vector<glm::vec3> path;  // origin → insertion, on or near the skin
+    glm::vec3 width;              // across the fibres
+    float w0, w1;                 // half widths at origin and insertion (m)
+    float thickness;              // m (scaled to the reference volume where there is one)
+    float d0, d1;                 // depth of the outer face under the skin at origin, insertion (m)
+    const char* origin;
+    const char* insertion;
+    // < 1: from this share of its length on, it leaves the wall for the
+    // limb; < 0: never laid (a strap muscle, lofted along its path).
+    float leaves = 1.0f;
+};
+
+float lerp(float a, float b, float u) { return a + (b - a) * u; }
+
+}  // namespace
+
 void addTrunkMuscles(SceneSpec& sc, const Side& d) {
     const glm::vec3 P = kPelvis, T = kTorso, SH = shoulder(d);
     const std::string& u = d.suf;
-    const glm::vec3 X(1, 0, 0), Z(0, 0, 1);
-    std::vector<MDef> m = {
-        {"erector_spinae", {d.V(P, 0.035f, 0.02f, -0.11f), d.V(T, 0.04f, 0.15f, -0.11f), d.V(T, 0.03f, 0.34f, -0.09f)}, 0.02f, 0.7f, X, "pelvis", "torso"},
-        {"int_oblique", {d.V(P, 0.125f, 0.07f, 0.02f), d.V(T, 0.11f, 0.1f, 0.08f), d.V(T, 0.05f, 0.2f, 0.12f)}, 0.012f, 0.4f, Z, "pelvis", "torso"},
-        {"ext_oblique", {d.V(T, 0.15f, 0.25f, 0.05f), d.V(T, 0.14f, 0.1f, 0.1f), d.V(P, 0.06f, 0.0f, 0.13f)}, 0.013f, 0.4f, Z, "torso", "pelvis"},
-        {"pec_major", {d.V(T, 0.03f, 0.3f, 0.12f), d.V(SH, -0.08f, -0.04f, 0.09f), d.V(SH, 0.0f, -0.08f, 0.03f)}, 0.02f, 0.4f, glm::vec3(0, 1, 0), "torso", "humerus"},
-        {"lat_dorsi", {d.V(T, 0.04f, 0.08f, -0.12f), d.V(T, 0.14f, 0.2f, -0.08f), d.V(SH, -0.03f, -0.08f, -0.02f)}, 0.02f, 0.4f, glm::vec3(0, 1, 0), "torso", "humerus"},
-        {"trapezius", {d.V(T, 0.0f, 0.5f, -0.06f), d.V(T, 0.09f, 0.42f, -0.07f), d.V(SH, -0.03f, 0.05f, -0.04f)}, 0.018f, 0.4f, Z, "torso", "scapula"},
+    const std::function<float(glm::vec3)> wall = trunkWall(sc);
+    const glm::vec3 X(1, 0, 0), Y(0, 1, 0);
+    // Layers under 1 cm of subcutaneous fat, each 2.5 mm from the next (the
+    // contact gap): external oblique, internal oblique, transversus; on the
+    // chest pectoralis over serratus; on the back latissimus and trapezius
+    // over the erector spinae and (under the scapula) serratus.
+    constexpr float fat = 0.010f, gap = 0.0025f;
+    const float eo = 0.007f, io = 0.010f, ta = 0.005f;  // lateral wall thicknesses (docs/anatomy.md)
+    const float io_d = fat + eo + gap, ta_d = io_d + io + gap;
+    const std::vector<SheetDef> m = {
+        // Rectus abdominis: pubic crest to the 5th–7th costal cartilages and xiphoid.
+        {"rect_abd", {d.V(P, 0.02f, -0.06f, 0.12f), d.V(P, 0.04f, 0.08f, 0.14f), d.V(T, 0.06f, 0.2f, 0.16f)}, X,
+         0.012f, 0.036f, 0.009f, fat, fat, "pelvis", "torso"},
+        // External oblique: lower eight ribs, down and forward to the iliac
+        // crest and the rectus sheath (its fleshy part lateral to the rectus).
+        {"ext_oblique", {d.V(T, 0.16f, 0.21f, 0.02f), d.V(T, 0.15f, 0.06f, 0.10f), d.V(P, 0.125f, 0.05f, 0.12f)},
+         glm::vec3(0, 1, 1), 0.09f, 0.05f, eo, fat, fat, "torso", "pelvis"},
+        // Internal oblique: iliac crest up and forward to the lower ribs and rectus sheath.
+        {"int_oblique", {d.V(P, 0.14f, 0.03f, 0.0f), d.V(P, 0.13f, 0.12f, 0.10f), d.V(T, 0.11f, 0.13f, 0.15f)},
+         glm::vec3(0, -1, 1), 0.065f, 0.055f, io, io_d, io_d, "pelvis", "torso"},
+        // Transversus abdominis: thoracolumbar fascia round to the rectus sheath.
+        {"transversus", {d.V(T, 0.08f, 0.03f, -0.10f), d.V(T, 0.15f, 0.03f, 0.0f), d.V(T, 0.10f, 0.03f, 0.15f)}, Y,
+         0.06f, 0.06f, ta, ta_d, ta_d, "pelvis", "torso"},
+        // Serratus anterior: ribs 1–8 on the side of the chest, round under
+        // the scapula to its medial border.
+        {"serratus_ant", {d.V(T, 0.12f, 0.19f, 0.07f), d.V(T, 0.16f, 0.24f, -0.04f), d.V(T, 0.10f, 0.30f, -0.14f)}, Y,
+         0.10f, 0.07f, 0.006f, 0.018f, 0.03f, "torso", "scapula"},
+        // Pectoralis major: clavicle and sternum, a fan to the humerus (it
+        // leaves the chest wall for the arm as the front of the armpit).
+        {"pec_major", {d.V(T, 0.045f, 0.315f, 0.16f), d.V(SH, -0.005f, -0.07f, 0.015f)}, Y,
+         0.14f, 0.022f, 0.012f, 0.008f, 0.012f, "torso", "humerus", 0.45f},
+        // Latissimus dorsi: lower thoracic and lumbar spines, iliac crest, a
+        // fan up and round to the humerus (the back of the armpit).
+        {"lat_dorsi", {d.V(T, 0.06f, 0.06f, -0.16f), d.V(SH, -0.015f, -0.08f, -0.01f)},
+         glm::vec3(-1, 1, 0), 0.11f, 0.022f, 0.007f, 0.008f, 0.014f, "torso", "humerus", 0.55f},
+        // Trapezius in its three parts (one wide fan's rings would cross where
+        // it bends over the neck): the descending part from the occiput and
+        // the nuchal ligament down to the clavicle's outer third, the
+        // transverse part from C7–T3 across to the acromion, the ascending
+        // part from T4–T12 up to the root of the scapula's spine.
+        {"trapezius1", {d.V(T, 0.015f, 0.52f, -0.09f), d.V(T, 0.06f, 0.44f, -0.08f), d.V(SH, -0.045f, 0.035f, -0.01f)},
+         glm::vec3(0, 0, 1), 0.03f, 0.025f, 0.008f, 0.005f, 0.007f, "torso", "clavicle"},
+        {"trapezius2", {d.V(T, 0.015f, 0.39f, -0.15f), d.V(T, 0.08f, 0.395f, -0.14f), d.V(SH, -0.03f, 0.03f, -0.045f)}, Y,
+         0.05f, 0.03f, 0.008f, 0.006f, 0.008f, "torso", "scapula"},
+        {"trapezius3", {d.V(T, 0.03f, 0.22f, -0.16f), d.V(SH, -0.09f, 0.0f, -0.08f)},
+         glm::vec3(-1, 1, 0), 0.055f, 0.025f, 0.008f, 0.006f, 0.008f, "torso", "scapula"},
+        // Erector spinae: sacrum and iliac crest up beside the spine to the ribs' angles.
+        {"erector_spinae", {d.V(P, 0.035f, 0.0f, -0.13f), d.V(T, 0.04f, 0.12f, -0.15f), d.V(T, 0.035f, 0.33f, -0.15f)}, X,
+         0.032f, 0.022f, 0.024f, 0.022f, 0.022f, "pelvis", "torso"},
+        // Sternocleidomastoid: sternum and clavicle up and back to the
+        // mastoid; a strap, not a sheet: lofted along its path in the neck,
+        // 1 cm under the skin (the neck's concave junction with the jaw
+        // folded a laid sheet through itself).
+        {"sternocleidomastoid", {d.V(T, 0.022f, 0.38f, 0.065f), d.V(T, 0.036f, 0.46f, 0.03f), d.V(T, 0.045f, 0.55f, -0.005f)},
+         glm::vec3(-1, 0, 0), 0.014f, 0.011f, 0.011f, 0.0f, 0.0f, "torso", "torso", -1.0f},
     };
-    for (MDef& x : m) {
+    for (const SheetDef& x : m) {
+        SheetShape shape;
+        const float w0 = x.w0, w1 = x.w1, d0 = x.d0, d1 = x.d1, th = x.thickness;
+        // Aponeurotic ends: broad, thinning to 40 % of the belly's thickness.
+        shape.half_width = [w0, w1](float t) { return lerp(w0, w1, t) * (0.85f + 0.15f * std::max(0.0f, std::sin(float(kPi) * t))); };
+        shape.thickness = [th](float t) { return th * (0.4f + 0.6f * std::sqrt(std::max(0.0f, std::sin(float(kPi) * t)))); };
+        shape.depth = [d0, d1](float t) { return lerp(d0, d1, t); };
+        shape.width_dir = glm::vec3(d.s * x.width.x, x.width.y, x.width.z);
+        shape.side = d.s;
+        const float leaves = x.leaves;
+        shape.laid = [leaves](float t) {
+            if (leaves < 0.0f) return 0.0f;  // a strap: the plain loft
+            const float k = std::clamp((t - leaves) / std::max(1e-3f, 1.0f - leaves), 0.0f, 1.0f);
+            return 1.0f - k * k * (3.0f - 2.0f * k);
+        };
+        float len = 0.0f;
+        for (size_t i = 1; i < x.path.size(); ++i) len += glm::length(x.path[i] - x.path[i - 1]);
+        shape.rings = std::clamp(int(std::lround(len / 0.02f)), 8, 20);
+        shape.segments = std::max(w0, w1) > 0.05f ? 20 : 12;
         MuscleSpec ms;
         ms.name = std::string(x.name) + u;
-        ms.mesh = loft(x, sc.res);
+        const ReferenceVolume* ref = referenceVolume(ms.name);
+        ms.mesh = sizedSheet(x.path, shape, wall, ref ? ref->cm3 * 1e-6 : 0.0);
         auto bone = [&](const std::string& b) { return (b == "pelvis" || b == "torso") ? b : b + u; };
         ms.origin_bones = {bone(x.origin)};
         ms.insertion_bone = bone(x.insertion);
         ms.group = 4;
+        ms.sheet = true;
         sc.muscles.push_back(std::move(ms));
     }
 }
@@ -325,6 +427,7 @@ void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std:
         for (const std::string& f : free_muscles)
             if (m.name.rfind(f, 0) == 0) p.in_fascia = false;
         p.group = m.group;
+        p.fixed = m.sheet;
         pm.push_back(p);
     }
     std::vector<PackingCapsule> bones;

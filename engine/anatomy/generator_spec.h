@@ -49,6 +49,9 @@ struct MuscleSpec {
     float overpressure = 0.2f;
     int group = 0;  // packing group (engine/anatomy/muscle_packing.h): one per limb, one for the trunk
     std::vector<std::string> along;  // further bones it slides along (besides its insertion bone)
+    // A sheet laid on the body wall (engine/anatomy/sheet_muscle.h), sized
+    // already: packing leaves its shape and moves its neighbours out of it.
+    bool sheet = false;
 };
 
 struct Channel {

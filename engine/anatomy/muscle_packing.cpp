@@ -367,6 +367,7 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
         }
     for (size_t k = 0; k < ms.size(); ++k) {
         const MeshData& m = *muscles[ms[k].muscle].mesh;
+        if (muscles[ms[k].muscle].fixed) continue;  // its shape is its own; the others move out of it
         for (size_t v = 0; v < shaped[k].size(); ++v) {
             const glm::ivec2 st = m.vertex_station[v];
             if (st.x < 0) continue;
@@ -522,8 +523,18 @@ PackingResult packMuscles(std::vector<PackingMuscle>& muscles, const std::vector
     for (int grp : groups) {
         std::vector<size_t> members;
         for (size_t i = 0; i < muscles.size(); ++i)
-            if (muscles[i].group == grp) members.push_back(i);
-        packGroup(muscles, members, bones, opt, all);
+            if (muscles[i].group == grp && !muscles[i].fixed) members.push_back(i);
+        if (!members.empty()) packGroup(muscles, members, bones, opt, all);
+    }
+    for (size_t i = 0; i < muscles.size(); ++i) {
+        if (!muscles[i].fixed) continue;
+        Member w;
+        w.muscle = i;
+        w.chains = muscles[i].mesh->chains;
+        for (const auto& ch : w.chains)
+            for (const AxisStation& s : ch)
+                if (s.b > 0.0f) w.centres.push_back(s.c);
+        all.push_back(std::move(w));
     }
     // Across groups too (an arm's biceps under the pectoralis, the two
     // adductors at the pubis); twice, since a vertex pushed clear of one

@@ -35,6 +35,9 @@ struct PackingMuscle {
     double target_volume = 0.0;  // m³; ≤ 0: the loft's own volume
     bool in_fascia = true;        // bounded by PackingOptions::fascia
     int group = 0;                // muscles pack against the others of their group only
+    // Shaped already (a sheet laid on the body wall, engine/anatomy/sheet_muscle.h):
+    // neither flooded nor moved; the others' vertices move out of it.
+    bool fixed = false;
 };
 
 struct PackingOptions {

@@ -202,8 +202,7 @@ SceneSpec buildSceneSpec(const std::string& id) {
             addLegFascia(f, d);
         }
         packScene(sc, f,
-                  {"erector_spinae", "int_oblique", "ext_oblique", "pec_major", "lat_dorsi", "trapezius", "glut_",
-                   "iliacus", "psoas", "piriformis", "gemelli", "quad_fem"});
+                  {"glut_", "iliacus", "psoas", "piriformis", "gemelli", "quad_fem"});
         sc.planes.push_back(plane(0.0f));
         walkRun(sc);
     }

@@ -1,6 +1,7 @@
 // Procedural muscle meshes (engine/mesh_builders) and the internal structure
 // (sim/internal_structure, docs/model.md §4) built on them.
 #include "engine/mesh/mesh_builders.h"
+#include "engine/mesh/mesh_quality.h"
 
 #include <gtest/gtest.h>
 
@@ -435,3 +436,22 @@ TEST(InternalStructureOnBuilders, IsFastEnough) {
 }
 
 }  // namespace
+
+// engine/mesh/mesh_quality.h, as `msxpbd measure` reports it: a clean box
+// has no self-crossing and its smallest angle is the grid's 45°; pushing one
+// face's centre through the opposite face makes its triangles cross that
+// face; a near-degenerate triangle reads as the sliver it is.
+TEST(MeshQuality, FindsSelfCrossingsAndSlivers) {
+    MeshData box = engine::makeBox({0, 0, 0}, {0.02f, 0.02f, 0.02f}, 4);
+    EXPECT_EQ(engine::selfIntersections(box.vertices, box.triangles), 0u);
+    EXPECT_NEAR(engine::minTriangleAngle(box.vertices, box.triangles), 45.0f, 1e-3f);
+    // The vertex at the centre of the +X face, pushed to x = −0.03.
+    size_t centre = box.vertices.size();
+    for (size_t i = 0; i < box.vertices.size(); ++i)
+        if (glm::length(box.vertices[i] - glm::vec3(0.02f, 0.0f, 0.0f)) < 1e-6f) centre = i;
+    ASSERT_LT(centre, box.vertices.size());
+    box.vertices[centre].x = -0.03f;
+    EXPECT_GT(engine::selfIntersections(box.vertices, box.triangles), 0u);
+    const std::vector<glm::vec3> sliver = {{0, 0, 0}, {1, 0, 0}, {0.5f, 0.001f, 0}};
+    EXPECT_LT(engine::minTriangleAngle(sliver, {{0, 1, 2}}), 0.2f);
+}

@@ -1,0 +1,19 @@
+// Triangle quality of a closed surface (docs/anatomy.md "Mesh quality"):
+// the smallest angle of any triangle and the pairs of its triangles that cut
+// through each other. `msxpbd measure` reports both per muscle.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace engine {
+
+// Smallest interior angle over all triangles (degrees; 180 for no triangle).
+float minTriangleAngle(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
+
+// Pairs of triangles sharing no vertex whose interiors intersect.
+size_t selfIntersections(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
+
+}  // namespace engine
