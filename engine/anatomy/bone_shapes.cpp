@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
 #include "engine/mesh/mesh_simplify.h"
@@ -409,6 +410,9 @@ void hand(Field& f, const BoneShapeInput& b) {
                          {0.003f, 0.006f, 0.064f, {0.045f, 0.028f, 0.018f}},
                          {-0.005f, -0.009f, 0.059f, {0.042f, 0.026f, 0.018f}},
                          {-0.013f, -0.023f, 0.053f, {0.033f, 0.019f, 0.016f}}};
+    // A fist: the joints flex ~85°, 100° and 65° (knuckle, middle, end), so
+    // the fingertips come back against the palm; open, ~12° each.
+    const float fist_flex[3] = {1.48f, 1.75f, 1.13f};
     for (const Ray& ry : rays) {
         const glm::vec3 base = W + f.L(ry.lat_base, -0.034f, 0.001f);
         glm::vec3 head = W + f.L(ry.lat_head, -0.034f - ry.len_mc, 0.004f);
@@ -419,9 +423,14 @@ void hand(Field& f, const BoneShapeInput& b) {
         glm::vec3 dir = glm::normalize(head - base);
         glm::vec3 p = head;
         const float rad[3][2] = {{0.0048f, 0.0038f}, {0.0040f, 0.0032f}, {0.0033f, 0.0026f}};
+        // The flexion axis: across the finger, so it curls towards the palm (+Z).
+        const glm::vec3 across = glm::normalize(glm::cross(dir, glm::vec3(0, 0, 1)));
         for (int k = 0; k < 3; ++k) {
-            // Each joint flexes ~12° towards the palm (anterior, +Z).
-            dir = glm::normalize(dir + 0.21f * glm::vec3(0, 0, 1));
+            // Each joint flexes ~12° towards the palm (anterior, +Z), or a fist's.
+            if (b.fist)
+                dir = glm::normalize(glm::angleAxis(fist_flex[k], across) * dir);
+            else
+                dir = glm::normalize(dir + 0.21f * glm::vec3(0, 0, 1));
             const glm::vec3 q = p + ry.ph[k] * dir;
             f.cone(p + 0.004f * dir, rad[k][0], q - 0.002f * dir, rad[k][1]);
             f.sphere(q - 0.002f * dir, rad[k][1] + 0.0006f);
@@ -431,7 +440,10 @@ void hand(Field& f, const BoneShapeInput& b) {
     // Thumb: metacarpal and two phalanges, lateral and forward of the palm.
     {
         const glm::vec3 base = W + f.L(0.022f, -0.030f, 0.006f);
-        glm::vec3 dir = glm::normalize(f.L(0.45f, -1.0f, 0.45f));
+        // In a fist the thumb lies forward, across the middle phalanges of
+        // the index and middle fingers.
+        glm::vec3 dir = glm::normalize(b.fist ? f.L(0.2f, -0.75f, 0.65f) : f.L(0.45f, -1.0f, 0.45f));
+        const glm::vec3 curl = b.fist ? f.L(-0.55f, 0.0f, 0.1f) : f.L(-0.25f, 0.0f, 0.12f);
         const float len[3] = {0.042f, 0.030f, 0.022f};
         const float rad[3][2] = {{0.0055f, 0.0042f}, {0.0048f, 0.0038f}, {0.0040f, 0.0030f}};
         glm::vec3 p = base;
@@ -441,7 +453,7 @@ void hand(Field& f, const BoneShapeInput& b) {
             f.cone(p + (k ? 0.004f : 0.0f) * dir, rad[k][0], q - 0.002f * dir, rad[k][1]);
             f.sphere(q - 0.002f * dir, rad[k][1] + 0.0008f);
             p = q;
-            dir = glm::normalize(dir + f.L(-0.25f, 0.0f, 0.12f));  // curls towards the palm
+            dir = glm::normalize(dir + curl);  // curls towards the palm
         }
     }
 }
@@ -935,6 +947,7 @@ BoneMesh buildBoneMesh(const BoneShapeInput& bone) {
         std::memcpy(buf, &v, sizeof(float));
         key.append(buf, sizeof(float));
     }
+    key += bone.fist ? "+fist" : "";  // every field of the input is in the key
     {
         std::lock_guard<std::mutex> lock(cache_mutex);
         auto it = cache.find(key);

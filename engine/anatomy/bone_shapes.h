@@ -34,6 +34,7 @@ struct BoneShapeInput {
     std::string name;
     glm::vec3 head{0.0f}, tail{0.0f};
     float radius = 0.01f;
+    bool fist = false;  // a hand: the fingers closed into a fist, the thumb across them
 };
 
 // The kneecap's half width and half thickness (m): the walk glides its back

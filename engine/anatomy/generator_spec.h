@@ -36,6 +36,9 @@ struct Bone {
     // False: drawn only; muscles neither pack against it nor list it as a
     // contact (the kneecap, which the quadriceps' tendon carries).
     bool solid = true;
+    // A hand drawn closed into a fist (T6's fighting hand; bone_shapes.cpp,
+    // skin_outline.cpp): fingers and thumb are part of the one hand bone.
+    bool fist = false;
 };
 
 struct MuscleSpec {

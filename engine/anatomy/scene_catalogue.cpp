@@ -177,6 +177,8 @@ SceneSpec buildSceneSpec(const std::string& id) {
         sc.substeps = 3;
         sc.carry = 1.0f;
         sc.file = "t6-arm-fighting.glb";
+        // The fighting hand is a fist (guard and strikes alike).
+        sc.bones[size_t(sc.find("hand_r"))].fist = true;
         fighting(sc);
     } else if (id == "t7") {
         sc.res = 0;

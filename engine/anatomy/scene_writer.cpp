@@ -114,7 +114,7 @@ std::vector<int> writeSkeleton(GltfWriter& w, const SceneSpec& sc, int mat_bone,
         if (!b.visible) continue;
         // Anatomical shapes (docs/anatomy.md "Bone shapes"); other bones (the
         // lab scenes' anchors) stay lofted sticks with knobs.
-        BoneMesh shaped = buildBoneMesh({b.name, b.head, b.tail, b.radius});
+        BoneMesh shaped = buildBoneMesh({b.name, b.head, b.tail, b.radius, b.fist});
         MeshData& m = shaped.mesh;
         std::vector<glm::vec3>& n = shaped.normals;
         if (m.triangles.empty()) {
@@ -342,7 +342,7 @@ bool hasSkin(const SceneSpec& sc) {
 SkinMesh sceneSkin(const SceneSpec& sc) {
     const bool body = sc.id == "t7";
     std::vector<OutlineBone> ob;
-    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent});
+    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent, b.fist});
     SkinMesh skin = buildSkin(ob, body ? 0.012f : 0.008f, body ? 18000 : 6000);
     // The arm's skin is fitted over its muscles (none starts outside it:
     // engine/anatomy/skin_fit.h). The body's is not: its trunk lies inside

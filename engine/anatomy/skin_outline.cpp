@@ -338,14 +338,27 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
                     return W + dH * along + Z * front + side * lateral;
                 };
                 piece(at(0.0f, 0.0f), 0.028f, at(0.09f, 0.003f), 0.042f, hand, 0.42f, Z);  // palm
-                join = true;
-                // The fingers fan out, the little finger's side a little further.
-                piece(at(0.09f, 0.003f), 0.043f, at(0.14f, 0.016f, -0.004f), 0.044f, hand, 0.38f, Z);
-                piece(at(0.14f, 0.016f, -0.004f), 0.044f, at(0.178f, 0.037f, -0.004f), 0.039f, hand, 0.38f, Z);
-                join = false;
-                piece(at(0.03f, 0.006f, 0.02f), 0.016f, at(0.085f, 0.033f, 0.04f), 0.012f, hand);  // thumb
-                join = true;
-                piece(at(0.085f, 0.033f, 0.04f), 0.012f, at(0.112f, 0.053f, 0.039f), 0.0095f, hand);
+                if (bones[size_t(hand)].fist) {
+                    // A fist (bone_shapes.cpp): the curled fingers a block in
+                    // front of the palm's end, 6 cm deep, across the four
+                    // knuckles; the thumb forward and across its front.
+                    join = true;
+                    piece(at(0.088f, 0.025f, 0.02f), 0.028f, at(0.088f, 0.025f, -0.022f), 0.028f, hand);
+                    join = false;
+                    piece(at(0.03f, 0.006f, 0.022f), 0.016f, at(0.061f, 0.033f, 0.03f), 0.013f, hand);  // thumb
+                    join = true;
+                    piece(at(0.061f, 0.033f, 0.03f), 0.013f, at(0.081f, 0.053f, 0.021f), 0.011f, hand);
+                    piece(at(0.081f, 0.053f, 0.021f), 0.011f, at(0.092f, 0.066f, 0.007f), 0.0095f, hand);
+                } else {
+                    join = true;
+                    // The fingers fan out, the little finger's side a little further.
+                    piece(at(0.09f, 0.003f), 0.043f, at(0.14f, 0.016f, -0.004f), 0.044f, hand, 0.38f, Z);
+                    piece(at(0.14f, 0.016f, -0.004f), 0.044f, at(0.178f, 0.037f, -0.004f), 0.039f, hand, 0.38f, Z);
+                    join = false;
+                    piece(at(0.03f, 0.006f, 0.02f), 0.016f, at(0.085f, 0.033f, 0.04f), 0.012f, hand);  // thumb
+                    join = true;
+                    piece(at(0.085f, 0.033f, 0.04f), 0.012f, at(0.112f, 0.053f, 0.039f), 0.0095f, hand);
+                }
             }
         }
         const int fem = findBone(bones, "femur" + s), tib = findBone(bones, "tibia" + s),

@@ -27,6 +27,7 @@ struct OutlineBone {
     std::string name;  // "humerus_r", "femur_l", "torso", "pelvis", ...
     glm::vec3 head{0.0f}, tail{0.0f};
     int parent = -1;
+    bool fist = false;  // a hand closed into a fist (its skin is a fist's)
 };
 
 // A tapered round piece: segment a→b with radii ra→rb (a round cone). With

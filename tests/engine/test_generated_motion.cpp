@@ -257,3 +257,26 @@ TEST(GeneratedMotion, NoHandOrFootBoneShowsThroughTheSkin) {
         EXPECT_GE(checked, 1u) << id;
     }
 }
+
+// The fighting hand (T6) is a fist: its fingers curl back against the palm,
+// so no part of the hand's bones lies more than 12 cm beyond the wrist (the
+// open hand of T5 reaches 18 cm) and the fingertips come forward of the palm.
+TEST(GeneratedMotion, TheFightingHandIsAFist) {
+    auto reach = [](const char* id) {
+        Scene s;
+        EXPECT_EQ(loadScene(id, s), "") << id;
+        const RenderMesh* skeleton = skeletonMesh(s);
+        const int hand = s.skeleton.find("hand_r");
+        EXPECT_TRUE(skeleton && hand >= 0) << id;
+        if (!skeleton || hand < 0) return 0.0f;
+        std::vector<glm::mat4> rest;
+        s.skeleton.globals(s.skeleton.restLocals(), rest);
+        const glm::vec3 wrist(rest[size_t(hand)][3]);
+        float far = 0.0f;
+        for (size_t v : verticesOf(*skeleton, hand)) far = std::max(far, wrist.y - skeleton->positions[v].y);
+        return far;
+    };
+    const float fist = reach("t6"), open = reach("t5");
+    EXPECT_LT(fist, 0.12f);
+    EXPECT_GT(open, 0.15f);
+}
