@@ -752,13 +752,13 @@ void torso(Field& f, const BoneShapeInput& b) {
         }
     }
     // Ribs: curved bars around an ellipse per level, descending forward;
-    // true ribs end short of the sternum (costal cartilage not drawn),
+    // true ribs end short of the sternum (their costal cartilage below),
     // 11 and 12 float.
     const float a_k[12] = {0.038f, 0.056f, 0.070f, 0.080f, 0.088f, 0.093f, 0.096f, 0.097f, 0.096f, 0.093f, 0.086f, 0.076f};
     const float b_k[12] = {0.046f, 0.056f, 0.064f, 0.070f, 0.075f, 0.078f, 0.080f, 0.080f, 0.079f, 0.077f, 0.072f, 0.066f};
     const float drop_k[12] = {0.030f, 0.050f, 0.060f, 0.068f, 0.074f, 0.080f, 0.086f, 0.090f, 0.094f, 0.094f, 0.06f, 0.04f};
     const float xend_k[12] = {0.040f, 0.043f, 0.045f, 0.047f, 0.051f, 0.058f, 0.068f, 0.088f, 0.100f, 0.110f, 0.f, 0.f};
-    glm::vec3 front[12];
+    glm::vec3 front[12], ends[2][12];  // the left ribs' front ends; both sides' (right first)
     for (const auto& [root, sk] : rib_roots) {
         const int k = std::abs(sk) - 1;
         const float s = sk < 0 ? -1.0f : 1.0f;
@@ -776,6 +776,20 @@ void torso(Field& f, const BoneShapeInput& b) {
         f.begin(0.003f);
         for (int i = 0; i < n; ++i) f.cone(pts[size_t(i)], rad[size_t(i)], pts[size_t(i) + 1], rad[size_t(i) + 1]);
         if (s > 0) front[k] = pts.back();
+        ends[s > 0 ? 1 : 0][k] = pts.back();
+    }
+    // Costal cartilage: the true ribs' (1–7) from their ends up and in to
+    // the sternum's edge, the false ribs' (8–10) up to the cartilage above.
+    for (int side = 0; side < 2; ++side) {
+        const float s = side ? 1.0f : -1.0f;
+        for (int k = 0; k < 10; ++k) {
+            const glm::vec3 e = ends[side][k];
+            const glm::vec3 to = k < 7 ? glm::vec3(T.x + s * (k == 0 ? 0.024f : 0.015f) * scale,
+                                                   e.y + (0.004f + 0.003f * float(k)) * scale, e.z + 0.003f * scale)
+                                       : glm::mix(ends[side][k - 1], glm::vec3(T.x, ends[side][k - 1].y, ends[side][k - 1].z), 0.35f);
+            f.begin(0.003f);
+            f.cone(e - 0.002f * glm::normalize(to - e), 0.0038f, to, k < 7 ? 0.0042f : 0.0034f);
+        }
     }
     // Sternum: manubrium (level with rib 1–2), body (ribs 2–7), xiphoid.
     {

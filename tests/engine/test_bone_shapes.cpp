@@ -108,8 +108,10 @@ std::map<std::string, SceneBone> sceneBones(const std::string& file) {
 // Components and Euler characteristic each kind is built with: one genus-0
 // piece, except the tibia (with the fibula and the patella: three pieces),
 // the pelvis (two hip bones, each with its obturator foramen, genus 1, where the ball meets the shaft), and
-// the sacrum) and the torso (spine with ribs, sternum, skull, jaw; the spine
-// piece has genus 3 where neighbouring processes meet at the grid's scale).
+// the sacrum) and the torso (spine with ribs and sternum, joined by the
+// costal cartilage, skull, jaw: the rib cage's piece has genus 13, the loops
+// that the ribs close through the sternum and neighbouring processes that
+// meet at the grid's scale).
 struct Topology {
     size_t components;
     long euler;
@@ -118,7 +120,7 @@ Topology expectedTopology(BoneKind k) {
     switch (k) {
     case BoneKind::Tibia: return {2, 4};  // tibia and fibula
     case BoneKind::Pelvis: return {3, 2};
-    case BoneKind::Torso: return {4, 2};
+    case BoneKind::Torso: return {3, -20};
     default: return {1, 2};
     }
 }
