@@ -108,9 +108,16 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
         t = glm::length(t) > 1e-6f ? glm::normalize(t) : glm::normalize(glm::cross(chain[size_t(k)].e2, nrm));
         // The loft's ring turned about the path onto the wall: thickness
         // along ±normal, width along the wall. A half turn (both signs
-        // flipped) where the loft's thickness axis pointed inward keeps the
-        // ring's orientation, so the mesh stays outward.
-        sign[size_t(k)] = glm::dot(chain[size_t(k)].e1, nrm) >= 0.0f ? 1.0f : -1.0f;
+        // flipped) keeps the ring's orientation (e1 = e2 × t either way), so
+        // the mesh stays outward.
+        // The half turn is chosen once, at the origin, and then kept from
+        // station to station (the ring nearest its neighbour's frame): where
+        // the loft's thickness axis turns tangent to a curving wall, choosing
+        // it per station twisted the band half a turn between two rings.
+        if (k == 0)
+            sign[0] = glm::dot(chain[0].e1, nrm) >= 0.0f ? 1.0f : -1.0f;
+        else
+            sign[size_t(k)] = glm::dot(nrm, laid[size_t(k) - 1].e1) >= 0.0f ? 1.0f : -1.0f;
         a.e1 = sign[size_t(k)] * nrm;
         a.e2 = sign[size_t(k)] * glm::normalize(glm::cross(t, nrm));
         a.a = half_t[size_t(k)];
@@ -122,7 +129,6 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
         if (st.x < 0) continue;
         const AxisStation& from = chain[size_t(st.y)];
         const AxisStation& to = laid[size_t(st.y)];
-        const glm::vec3 d = m.vertices[v] - from.c;
         if (from.b <= 0.0f) {  // a pole
             m.vertices[v] = glm::mix(from.c, to.c, lay[size_t(st.y)]);
             continue;
