@@ -278,11 +278,9 @@ namespace {
 // The trunk's outline (engine/anatomy/skin_outline.h) without the limbs: the
 // surface the body wall's sheets are laid under.
 std::function<float(glm::vec3)> trunkWall(const SceneSpec& sc) {
-    std::vector<OutlineBone> ob;
-    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent});
     const int pelvis = sc.find("pelvis"), torso = sc.find("torso");
     std::vector<OutlinePiece> trunk;
-    for (const OutlinePiece& p : limbOutline(ob))
+    for (const OutlinePiece& p : limbOutline(outlineBones(sc)))
         if (p.bone == pelvis || p.bone == torso) trunk.push_back(p);
     return [trunk](glm::vec3 p) { return outlineSdf(trunk, p); };
 }

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "engine/anatomy/muscle_loft.h"
+#include "engine/anatomy/skin_outline.h"
 #include "engine/gltf/gltf_writer.h"
 #include "engine/mesh/mesh_builders.h"
 
@@ -96,6 +97,13 @@ struct SceneSpec {
         return -1;
     }
 };
+
+// The rig as the skin outline reads it (engine/anatomy/skin_outline.h).
+inline std::vector<OutlineBone> outlineBones(const SceneSpec& sc) {
+    std::vector<OutlineBone> ob;
+    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent, b.fist});
+    return ob;
+}
 
 // Resolution: rings from the path length, ring size from the radius.
 LoftShape shapeFor(const std::vector<glm::vec3>& path, float r, float ellipse, glm::vec3 width, int res);

@@ -426,6 +426,15 @@ double volumeOf(const std::vector<glm::vec3>& vertices, const std::vector<glm::u
     return v;
 }
 
+// The centres of a loft's stations that carry a ring (poles excluded).
+std::vector<glm::vec3> ringCentres(const std::vector<std::vector<AxisStation>>& chains) {
+    std::vector<glm::vec3> out;
+    for (const auto& ch : chains)
+        for (const AxisStation& s : ch)
+            if (s.b > 0.0f) out.push_back(s.c);
+    return out;
+}
+
 // Packs one group and appends its members (with their final ring centres) to `all`.
 void packGroup(std::vector<PackingMuscle>& muscles, const std::vector<size_t>& members,
                const std::vector<PackingCapsule>& bones, const PackingOptions& opt, std::vector<Member>& all) {
@@ -445,10 +454,7 @@ void packGroup(std::vector<PackingMuscle>& muscles, const std::vector<size_t>& m
                 hi = glm::max(hi, s.c + glm::vec3(r));
             }
     }
-    for (Member& w : ms)
-        for (const auto& ch : w.chains)
-            for (const AxisStation& s : ch)
-                if (s.b > 0.0f) w.centres.push_back(s.c);
+    for (Member& w : ms) w.centres = ringCentres(w.chains);
     std::vector<PackingCapsule> near_bones;
     for (const PackingCapsule& b : bones) {
         const glm::vec3 blo = glm::min(b.a, b.b) - glm::vec3(b.radius), bhi = glm::max(b.a, b.b) + glm::vec3(b.radius);
@@ -531,9 +537,7 @@ PackingResult packMuscles(std::vector<PackingMuscle>& muscles, const std::vector
         Member w;
         w.muscle = i;
         w.chains = muscles[i].mesh->chains;
-        for (const auto& ch : w.chains)
-            for (const AxisStation& s : ch)
-                if (s.b > 0.0f) w.centres.push_back(s.c);
+        w.centres = ringCentres(w.chains);
         all.push_back(std::move(w));
     }
     // Across groups too (an arm's biceps under the pectoralis, the two

@@ -341,9 +341,7 @@ bool hasSkin(const SceneSpec& sc) {
 // arm's fitted over its muscles.
 SkinMesh sceneSkin(const SceneSpec& sc) {
     const bool body = sc.id == "t7";
-    std::vector<OutlineBone> ob;
-    for (const Bone& b : sc.bones) ob.push_back({b.name, b.head, b.tail, b.parent, b.fist});
-    SkinMesh skin = buildSkin(ob, body ? 0.012f : 0.008f, body ? 18000 : 6000);
+    SkinMesh skin = buildSkin(outlineBones(sc), body ? 0.012f : 0.008f, body ? 18000 : 6000);
     // The arm's skin is fitted over its muscles (none starts outside it:
     // engine/anatomy/skin_fit.h). The body's is not: its trunk lies inside
     // the trunk muscles by up to 8 cm, and a fit over them threw skin

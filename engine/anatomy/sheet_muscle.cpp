@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "engine/anatomy/muscle_loft.h"
+#include "sim/mesh_topology.h"
 
 namespace engine {
 namespace {
@@ -59,11 +60,11 @@ glm::vec3 walk(const std::function<float(glm::vec3)>& f, glm::vec3 p, glm::vec3 
     return onLevel(f, p, level);
 }
 
-// The ring's j-th angle of `segs`, spaced (mostly) evenly along the
-// ellipse with semi-axes a (thickness) and b (width) rather than evenly in
-// angle: on a sheet 20 times wider than thick, even angles crowd the
-// vertices round the thin edges and leave slivers there and in the end fans.
-double evenAngle(int j, int segs, double a, double b) {
+// A ring's `segs` angles, spaced (mostly) evenly along the ellipse with
+// semi-axes a (thickness) and b (width) rather than evenly in angle: on a
+// sheet 20 times wider than thick, even angles crowd the vertices round the
+// thin edges and leave slivers there and in the end fans.
+std::vector<double> evenAngles(int segs, double a, double b) {
     constexpr int kSamples = 720;
     constexpr double kTwoPi = 6.283185307179586;
     std::vector<double> acc(kSamples + 1, 0.0);
@@ -71,12 +72,16 @@ double evenAngle(int j, int segs, double a, double b) {
         const double t = kTwoPi * (i - 0.5) / kSamples;
         acc[size_t(i)] = acc[size_t(i) - 1] + std::hypot(a * std::sin(t), b * std::cos(t));
     }
-    const double target = acc.back() * j / segs;
-    const auto it = std::lower_bound(acc.begin(), acc.end(), target);
-    const size_t i = size_t(std::max<std::ptrdiff_t>(1, it - acc.begin()));
-    const double f = (target - acc[i - 1]) / std::max(1e-300, acc[i] - acc[i - 1]);
-    const double even = kTwoPi * (double(i - 1) + f) / kSamples;
-    return 0.15 * kTwoPi * j / segs + 0.85 * even;  // a little of the even angles: the edges stay round
+    std::vector<double> out(static_cast<size_t>(segs));
+    for (int j = 0; j < segs; ++j) {
+        const double target = acc.back() * j / segs;
+        const auto it = std::lower_bound(acc.begin(), acc.end(), target);
+        const size_t i = size_t(std::max<std::ptrdiff_t>(1, it - acc.begin()));
+        const double f = (target - acc[i - 1]) / std::max(1e-300, acc[i] - acc[i - 1]);
+        const double even = kTwoPi * (double(i - 1) + f) / kSamples;
+        out[size_t(j)] = 0.15 * kTwoPi * j / segs + 0.85 * even;  // a little of the even angles: the edges stay round
+    }
+    return out;
 }
 
 }  // namespace
@@ -107,13 +112,11 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
         t -= glm::dot(t, nrm) * nrm;
         t = glm::length(t) > 1e-6f ? glm::normalize(t) : glm::normalize(glm::cross(chain[size_t(k)].e2, nrm));
         // The loft's ring turned about the path onto the wall: thickness
-        // along ±normal, width along the wall. A half turn (both signs
-        // flipped) keeps the ring's orientation (e1 = e2 × t either way), so
-        // the mesh stays outward.
-        // The half turn is chosen once, at the origin, and then kept from
-        // station to station (the ring nearest its neighbour's frame): where
-        // the loft's thickness axis turns tangent to a curving wall, choosing
-        // it per station twisted the band half a turn between two rings.
+        // along ±normal, width along the wall. Either half turn keeps the
+        // ring's orientation (e1 = e2 × t), so the mesh stays outward; it is
+        // chosen once, at the origin, and kept from station to station (a
+        // per-station choice could twist a band between two rings where the
+        // loft's thickness axis turns tangent to a curving wall).
         if (k == 0)
             sign[0] = glm::dot(chain[0].e1, nrm) >= 0.0f ? 1.0f : -1.0f;
         else
@@ -124,6 +127,9 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
         a.b = chain[size_t(k)].b;
         a.belly = chain[size_t(k)].belly;
     }
+    std::vector<std::vector<double>> angles(chain.size());  // per station with a ring
+    for (int k = 0; k < n; ++k)
+        if (chain[size_t(k)].b > 0.0f) angles[size_t(k)] = evenAngles(segs, double(laid[size_t(k)].a), double(chain[size_t(k)].b));
     for (size_t v = 0; v < m.vertices.size(); ++v) {
         const glm::ivec2 st = m.vertex_station[v];
         if (st.x < 0) continue;
@@ -134,7 +140,7 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
             continue;
         }
         const int j = int(v) - 1 - (st.y - 1) * segs;  // the vertex's place in its ring
-        const double theta = evenAngle(j, segs, double(to.a), double(from.b));
+        const double theta = angles[size_t(st.y)][size_t(j)];
         const float x = float(std::cos(theta));            // share of the half thickness
         const float y = from.b * float(std::sin(theta));   // metres across the sheet
         const float w = lay[size_t(st.y)];
@@ -176,9 +182,7 @@ MeshData sizedSheet(const std::vector<glm::vec3>& path, SheetShape s, const std:
                     double target_volume) {
     MeshData m = loftSheet(path, s, wall);
     for (int it = 0; it < 3 && target_volume > 0.0; ++it) {
-        double v = 0.0;
-        for (const glm::uvec3& t : m.triangles)
-            v += glm::dot(glm::dvec3(m.vertices[t.x]), glm::cross(glm::dvec3(m.vertices[t.y]), glm::dvec3(m.vertices[t.z]))) / 6.0;
+        const double v = sim::signedVolume(m.vertices, m.triangles);
         if (!(v > 0.0)) break;
         const float f = float(target_volume / v);
         if (std::fabs(f - 1.0f) < 0.002f) break;
