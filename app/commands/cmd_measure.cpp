@@ -33,7 +33,8 @@ int measureCommand(const Args& raw) {
                       "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
                       "bone, deepest muscle-muscle overlap, smallest triangle angle and self-crossing\n"
                       "triangle pairs of each mesh, muscle cross-section through the middle of\n"
-                      "each BONE's capsule (default: every humerus*, femur*, tibia*)");
+                      "each BONE's capsule (default: every humerus*, femur*, tibia*) and the share\n"
+                      "of the skin's section there that it fills");
             return 0;
         }
         auto scene = args.get("--scene");
@@ -100,10 +101,14 @@ int measureCommand(const Args& raw) {
             std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(), sim::printable(bone).c_str());
             return 1;
         }
-        std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2\n", sim::printable(bone).c_str(), s.muscle_area * 1e4,
+        std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2", sim::printable(bone).c_str(), s.muscle_area * 1e4,
                     s.muscles.size(), s.bone_area * 1e4);
+        if (s.skin_area > 0.0)
+            std::printf(", skin %.1f cm2 (muscle %.0f %%)", s.skin_area * 1e4, 100.0 * s.muscle_area / s.skin_area);
+        std::printf("\n");
         report["sections"].push_back({{"bone", bone}, {"muscle_area_cm2", s.muscle_area * 1e4},
-                                      {"bone_area_cm2", s.bone_area * 1e4}, {"muscles", s.muscles}});
+                                      {"bone_area_cm2", s.bone_area * 1e4}, {"skin_area_cm2", s.skin_area * 1e4},
+                                      {"muscles", s.muscles}});
     }
     if (!json_out.empty()) {
         if (auto e = engine::writeWholeFile(json_out, report.dump(2) + "\n"); !e.empty()) {

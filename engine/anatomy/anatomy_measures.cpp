@@ -111,17 +111,18 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
     return out;
 }
 
-double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
-                   glm::vec3 normal, float reach) {
-    const glm::dvec3 o(point), n = glm::normalize(glm::dvec3(normal));
-    double area = 0.0;
+namespace {
+
+// Every segment where the plane (o, n) cuts a triangle, from the edge going
+// up through the plane to the edge going down: with outward winding this runs
+// the section's boundary counter-clockwise about n.
+template <class F>
+void forEachCut(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::dvec3 o,
+                glm::dvec3 n, F&& segment) {
     for (const glm::uvec3& t : triangles) {
         const glm::dvec3 p[3] = {vertices[t.x], vertices[t.y], vertices[t.z]};
         double d[3];
         for (int k = 0; k < 3; ++k) d[k] = glm::dot(p[k] - o, n);
-        // The segment where the plane cuts the triangle, from the edge going
-        // up through the plane to the edge going down: with outward winding
-        // this runs the section's boundary counter-clockwise about n.
         glm::dvec3 up{0.0}, down{0.0};
         int found = 0;
         for (int k = 0; k < 3; ++k) {
@@ -136,11 +137,71 @@ double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm
             }
             ++found;
         }
-        if (found != 2) continue;
-        if (glm::length(0.5 * (up + down) - o) > double(reach)) continue;
-        area += 0.5 * glm::dot(glm::cross(down - o, up - o), n);
+        if (found == 2) segment(up, down);
     }
+}
+
+}  // namespace
+
+double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
+                   glm::vec3 normal, float reach, const EnclosingSection* within) {
+    const glm::dvec3 o(point), n = glm::normalize(glm::dvec3(normal));
+    double area = 0.0;
+    forEachCut(vertices, triangles, o, n, [&](glm::dvec3 up, glm::dvec3 down) {
+        const glm::dvec3 mid = 0.5 * (up + down);
+        if (glm::length(mid - o) > double(reach)) return;
+        if (within && !within->contains(glm::vec3(mid))) return;
+        area += 0.5 * glm::dot(glm::cross(down - o, up - o), n);
+    });
     return std::fabs(area);
+}
+
+bool EnclosingSection::contains(glm::vec3 p) const {
+    if (radius.empty()) return false;
+    const glm::dvec3 d = glm::dvec3(p) - glm::dvec3(point);
+    const double x = glm::dot(d, e1), y = glm::dot(d, e2);
+    const double pi = 3.14159265358979;
+    double th = std::atan2(y, x);
+    if (th < 0.0) th += 2.0 * pi;
+    const size_t i = std::min(radius.size() - 1, size_t(th / (2.0 * pi) * double(radius.size())));
+    return std::sqrt(x * x + y * y) <= radius[i];
+}
+
+EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
+                                  glm::vec3 point, glm::vec3 normal, int rays) {
+    EnclosingSection out;
+    out.point = point;
+    const glm::dvec3 o(point), n = glm::normalize(glm::dvec3(normal));
+    // The plane's own axes; each cut as a 2D segment about the point.
+    out.e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
+    out.e2 = glm::cross(n, out.e1);
+    std::vector<glm::dvec4> cuts;  // (ax, ay, bx, by)
+    forEachCut(vertices, triangles, o, n, [&](glm::dvec3 a, glm::dvec3 b) {
+        cuts.push_back({glm::dot(a - o, out.e1), glm::dot(a - o, out.e2), glm::dot(b - o, out.e1), glm::dot(b - o, out.e2)});
+    });
+    // Ray by ray, the nearest cut: the boundary that encloses the point, not
+    // the other limb's or the trunk's further out. ½ r² dθ summed.
+    const double pi = 3.14159265358979, dt = 2.0 * pi / double(rays);
+    std::vector<double> radius(size_t(std::max(rays, 0)));
+    double area = 0.0;
+    for (int i = 0; i < rays; ++i) {
+        const double th = (double(i) + 0.5) * dt, dx = std::cos(th), dy = std::sin(th);
+        double r = -1.0;
+        for (const glm::dvec4& c : cuts) {
+            // o + t (dx, dy) = a + s (b − a), t > 0, s in [0, 1].
+            const double ex = c.z - c.x, ey = c.w - c.y;
+            const double den = dx * ey - dy * ex;
+            if (std::fabs(den) < 1e-18) continue;
+            const double t = (c.x * ey - c.y * ex) / den, s = (c.x * dy - c.y * dx) / den;
+            if (t > 0.0 && s >= 0.0 && s <= 1.0 && (r < 0.0 || t < r)) r = t;
+        }
+        if (r < 0.0) return out;  // open on this side: the point is not enclosed
+        radius[size_t(i)] = r;
+        area += 0.5 * r * r * dt;
+    }
+    out.radius = std::move(radius);
+    out.area = area;
+    return out;
 }
 
 bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out) {
@@ -153,8 +214,15 @@ bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float 
         out.point = 0.5f * (a + c);
         out.normal = glm::normalize(c - a);
         out.bone_area = 3.14159265358979 * double(b.capsule_radius) * double(b.capsule_radius);
+        // The skin's section around the bone first: muscles count where they
+        // lie inside it (not the trunk's or the other limb's nearby).
+        EnclosingSection skin;
+        if (!scene.envelope.empty())
+            skin = enclosingSection(scene.envelope.vertices, scene.envelope.triangles, out.point, out.normal);
+        out.skin_area = skin.area;
         for (const sim::MuscleDesc& m : scene.muscles) {
-            const double s = sectionArea(m.vertices, m.triangles, out.point, out.normal, reach);
+            const double s =
+                sectionArea(m.vertices, m.triangles, out.point, out.normal, reach, skin.area > 0.0 ? &skin : nullptr);
             if (s <= 0.0) continue;
             out.muscle_area += s;
             out.muscles.push_back(m.name);

@@ -34,6 +34,7 @@ struct SectionMeasure {
     glm::vec3 point{0.0f}, normal{0.0f};
     double muscle_area = 0.0;      // m², summed over muscles cut by the plane near the bone
     double bone_area = 0.0;        // m², the capsule's disc
+    double skin_area = 0.0;        // m², inside the skin around the plane's point (0: no skin)
     std::vector<std::string> muscles;
 };
 
@@ -45,8 +46,24 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
 bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out);
 
 // Area of the section of a closed, outward-wound mesh by a plane, counting
-// only section pieces within `reach` of `point` (m²).
+// only section pieces within `reach` of `point` (and, given `within`, inside
+// that enclosing section) (m²).
+struct EnclosingSection;
 double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
-                   glm::vec3 normal, float reach);
+                   glm::vec3 normal, float reach, const EnclosingSection* within = nullptr);
+
+// The section of a closed mesh by a plane that encloses `point`: along each
+// of `rays` rays from the point in the plane, the nearest cut (exact for a
+// section star-shaped about the point, as a limb's is about its bone). Empty
+// (area 0) when some ray meets no cut: the point is not enclosed.
+struct EnclosingSection {
+    glm::vec3 point{0.0f};
+    glm::dvec3 e1{0.0}, e2{0.0};   // the plane's axes
+    std::vector<double> radius;    // per ray, from angle 0 (along e1) counter-clockwise
+    double area = 0.0;             // m²
+    bool contains(glm::vec3 p) const;
+};
+EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
+                                  glm::vec3 point, glm::vec3 normal, int rays = 720);
 
 }  // namespace engine

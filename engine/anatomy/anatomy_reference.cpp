@@ -5,7 +5,7 @@ namespace engine {
 const std::vector<ReferenceVolume>& referenceVolumes() {
     static const std::vector<ReferenceVolume> table = [] {
         const std::string up = "Holzbaur 2007 / MoBL-ARMS", low = "Handsfield 2014 / Rajagopal 2015",
-                          trunk = "trunk (docs/anatomy.md)";
+                          trunk = "trunk (docs/anatomy.md)", fore = "forearm estimate (docs/anatomy.md)";
         std::vector<ReferenceVolume> t = {
             {"deltoid_anterior", "deltoid anterior", 170, 1, up},
             {"deltoid_middle", "deltoid middle", 170, 1, up},
@@ -23,6 +23,15 @@ const std::vector<ReferenceVolume>& referenceVolumes() {
             {"flexor_carpi_radialis", "flexor carpi radialis", 35, 1, up},
             {"extensor_carpi_radialis_longus", "extensor carpi radialis longus", 39, 1, up},
             {"extensor_carpi_radialis_brevis", "extensor carpi radialis brevis", 21, 1, up},
+            // The forearm's finger and wrist muscles: Holzbaur's wrist-crossing
+            // share (16.0 % of 2,554) less the three wrist muscles above, split
+            // by size (docs/anatomy.md "Forearm"); estimates, not measured.
+            {"flexor_carpi_ulnaris", "flexor carpi ulnaris", 44, 1, fore},
+            {"flexor_digitorum_superficialis", "flexor digitorum superficialis", 70, 1, fore},
+            {"flexor_digitorum_profundus", "flexor digitorum profundus (with flexor pollicis longus)", 100, 1, fore},
+            {"extensor_digitorum", "extensor digitorum (with digiti minimi, indicis)", 44, 1, fore},
+            {"extensor_carpi_ulnaris", "extensor carpi ulnaris", 28, 1, fore},
+            {"abductor_pollicis_longus", "abductor pollicis longus (with the thumb's extensors)", 28, 1, fore},
             {"tfl", "tensor fasciae latae", 65, 1, low},
             {"piriformis", "piriformis", 45, 1, low},
             {"iliacus", "iliacus", 181, 1, low},

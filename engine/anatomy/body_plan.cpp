@@ -48,9 +48,11 @@ void addMuscle(SceneSpec& sc, const std::string& suf, const MDef& m, float overp
     ms.group = suf == "_l" ? 1 : 0;
     // The wrist's long muscles also slide along the forearm bone they lie on.
     const std::string base(m.name);
-    if (base == "extensor_carpi_radialis_longus" || base == "extensor_carpi_radialis_brevis")
+    if (base == "extensor_carpi_radialis_longus" || base == "extensor_carpi_radialis_brevis" ||
+        base == "extensor_digitorum")
         ms.along = {"radius" + suf};
-    else if (base == "flexor_carpi_radialis")
+    else if (base == "flexor_carpi_radialis" || base == "flexor_carpi_ulnaris" ||
+             base == "flexor_digitorum_superficialis" || base == "extensor_carpi_ulnaris")
         ms.along = {"ulna" + suf};
     sc.muscles.push_back(std::move(ms));
 }
@@ -153,6 +155,16 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
     addMuscle(sc, u, {"flexor_carpi_radialis", {d.V(E, -0.033f, -0.008f, 0.012f), d.V(E, -0.02f, -0.08f, 0.026f), d.V(W, 0.005f, 0.04f, 0.016f), d.V(W, 0.02f, -0.035f, 0.01f)}, 0.009f, 0.65f, X, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_longus", {d.V(E, 0.03f, 0.04f, -0.008f), d.V(E, 0.028f, -0.06f, -0.012f), d.V(W, 0.022f, 0.04f, -0.014f), d.V(W, 0.02f, -0.035f, -0.01f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_brevis", {d.V(E, 0.03f, -0.005f, -0.014f), d.V(E, 0.018f, -0.08f, -0.022f), d.V(W, 0.01f, 0.04f, -0.018f), d.V(W, 0.0f, -0.035f, -0.01f)}, 0.008f, 0.65f, Z, "humerus", "hand"});
+    // The forearm's finger and wrist muscles (docs/anatomy.md "Forearm"):
+    // flexors in front (+ant), extensors behind, the deep layer on the bones
+    // and the membrane between them. The packing fills the forearm's fascia
+    // with them; without them the forearm's skin held ~15 % muscle.
+    addMuscle(sc, u, {"flexor_carpi_ulnaris", {d.V(E, -0.036f, 0.0f, -0.012f), d.V(E, -0.034f, -0.09f, -0.006f), d.V(W, -0.026f, 0.04f, 0.002f), d.V(W, -0.024f, -0.025f, 0.004f)}, 0.01f, 0.65f, Z, "humerus", "hand"});
+    addMuscle(sc, u, {"flexor_digitorum_superficialis", {d.V(E, -0.028f, -0.015f, 0.004f), d.V(E, -0.01f, -0.1f, 0.012f), d.V(W, -0.004f, 0.05f, 0.008f), d.V(W, -0.002f, -0.05f, 0.012f)}, 0.017f, 0.6f, X, "humerus", "hand"});
+    addMuscle(sc, u, {"flexor_digitorum_profundus", {d.V(E, -0.016f, -0.04f, -0.004f), d.V(E, -0.014f, -0.12f, 0.006f), d.V(W, -0.008f, 0.04f, 0.005f), d.V(W, -0.004f, -0.05f, 0.006f)}, 0.017f, 0.65f, X, "ulna", "hand", 0.6f});
+    addMuscle(sc, u, {"extensor_digitorum", {d.V(E, 0.024f, -0.02f, -0.024f), d.V(E, 0.004f, -0.09f, -0.032f), d.V(W, 0.002f, 0.05f, -0.02f), d.V(W, 0.0f, -0.05f, -0.014f)}, 0.011f, 0.6f, Z, "humerus", "hand"});
+    addMuscle(sc, u, {"extensor_carpi_ulnaris", {d.V(E, 0.024f, -0.018f, -0.024f), d.V(E, -0.016f, -0.1f, -0.022f), d.V(W, -0.022f, 0.04f, -0.012f), d.V(W, -0.022f, -0.025f, -0.006f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
+    addMuscle(sc, u, {"abductor_pollicis_longus", {d.V(E, -0.004f, -0.08f, -0.014f), d.V(W, 0.018f, 0.07f, -0.012f), d.V(W, 0.03f, -0.02f, 0.004f)}, 0.008f, 0.65f, Z, "ulna", "hand", 0.6f});
 
     // Sensors: flexors by elbow flexion, extensors by extension velocity.
     const std::string elbow = "ulna" + u;
@@ -400,8 +412,13 @@ void addArmFascia(std::vector<FasciaPiece>& f, const Side& d) {
     f.push_back({d.V(SH, 0.0f, 0.0f, 0.0f), d.V(SH, 0.005f, -0.07f, 0.0f), 0.0475f, 0.043f});    // shoulder, under the deltoid
     f.push_back({d.V(SH, 0.0f, -0.07f, 0.0f), d.V(SH, 0.0f, -0.17f, 0.006f), 0.0475f, 0.0475f});  // upper arm, bellies
     f.push_back({d.V(SH, 0.0f, -0.17f, 0.006f), d.V(E, 0.0f, 0.04f, 0.006f), 0.0475f, 0.0295f});  // upper arm, to the elbow
-    f.push_back({d.V(E, 0.0f, 0.04f, 0.006f), d.V(E, 0.0f, -0.06f, 0.004f), 0.0295f, 0.032f});    // elbow
-    f.push_back({d.V(E, 0.0f, -0.06f, 0.004f), d.V(W, 0.0f, 0.0f, 0.0f), 0.032f, 0.018f});        // forearm
+    // The forearm's fascia: 4.5 mm inside the skin below the elbow, 3.2 mm at
+    // mid-forearm where the bellies are (skin_outline.cpp: r 4.5 cm below the
+    // elbow, 3.6 cm at 15 cm), narrowing to the wrist's tendons (the wrist's
+    // skin is flattened front to back).
+    f.push_back({d.V(E, 0.0f, 0.04f, 0.006f), d.V(E, 0.0f, -0.06f, 0.004f), 0.0295f, 0.040f});    // elbow
+    f.push_back({d.V(E, 0.0f, -0.06f, 0.004f), d.V(E, 0.0f, -0.15f, 0.002f), 0.040f, 0.0328f});   // forearm, bellies
+    f.push_back({d.V(E, 0.0f, -0.15f, 0.002f), d.V(W, 0.0f, 0.0f, 0.0f), 0.0328f, 0.019f});       // forearm, to the wrist
 }
 
 void addLegFascia(std::vector<FasciaPiece>& f, const Side& d) {

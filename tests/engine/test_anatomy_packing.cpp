@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "engine/anatomy/anatomy_measures.h"
 #include "engine/gltf/gltf_loader.h"
+#include "engine/load_scene.h"
 #include "engine/anatomy/muscle_loft.h"
 #include "engine/anatomy/muscle_packing.h"
 #include "sim/mesh_topology.h"
@@ -61,15 +63,16 @@ const std::vector<std::string> kLegMuscles = {
 
 }  // namespace
 
-// The arm scenes: the 16 meshes (17 muscles) hold the volumes measured in
-// adults — at least 14 within ±35% of their own reference, the sum within
-// ±20% of the table's (docs/anatomy.md).
+// The arm scenes: the 22 meshes (23 muscles) hold their reference volumes —
+// at least 20 within ±35% of their own reference (the deep finger flexor and
+// the thumb's abductor are held to about half by their neighbours), the sum
+// within ±20% of the table's (docs/anatomy.md).
 TEST(AnatomyPacking, ArmMusclesHaveTheirMeasuredVolumes) {
     for (const char* file : {"t5-arm-flexion.glb", "t6-arm-fighting.glb"}) {
         const std::vector<MuscleMeasure> ms = measureMuscles(loadAsset(file));
         const VolumeTally t = tally(ms, {}, "_r");
-        EXPECT_EQ(t.listed, 16) << file;
-        EXPECT_GE(t.within, 14) << file;
+        EXPECT_EQ(t.listed, 22) << file;
+        EXPECT_GE(t.within, 20) << file;
         EXPECT_NEAR(t.total / t.total_reference, 1.0, 0.2) << file << ": " << t.total << " of " << t.total_reference;
     }
 }
@@ -92,6 +95,28 @@ TEST(AnatomyPacking, ArmMusclesArePackedBetweenBoneAndFascia) {
         EXPECT_LE(m.overlap, 0.002) << m.name << " inside " << m.overlap_with;
     }
     EXPECT_GE(median(touching), 0.5);
+}
+
+// The forearm is filled: on the plane through the middle of the ulna the
+// muscles take at least 45 % of the skin's section (docs/anatomy.md
+// "Forearm": ~50 % for the mean subject's volumes; with the 17 arm muscles
+// alone it was 15 %). T7's coarser meshes: 40 %.
+TEST(AnatomyPacking, ForearmMusclesFillTheForearm) {
+    for (const auto& [file, bar] : {std::pair{"t5-arm-flexion.glb", 0.45}, std::pair{"t6-arm-fighting.glb", 0.45},
+                                    std::pair{"t7-body-walk-run.glb", 0.40}}) {
+        // Loaded as the viewer and `measure` load it: with its skin.
+        Scene loaded;
+        ASSERT_EQ(loadScene((fs::path(MSXPBD_SOURCE_DIR) / "assets" / "scenes" / file).string(), loaded), "");
+        const sim::SceneDesc& scene = loaded.desc;
+        for (const char* bone : {"ulna_r", "ulna_l"}) {
+            SectionMeasure mid;
+            if (!measureSection(scene, bone, 0.12f, mid)) continue;
+            ASSERT_GT(mid.skin_area, 30e-4) << file << " " << bone;
+            EXPECT_GE(mid.muscle_area / mid.skin_area, bar)
+                << file << " " << bone << ": " << mid.muscle_area * 1e4 << " of " << mid.skin_area * 1e4 << " cm2";
+            EXPECT_GE(mid.muscles.size(), 8u) << file << " " << bone;
+        }
+    }
 }
 
 // T7: the legs' muscles have their Handsfield 2014 volumes (≥ 80% of them
@@ -131,6 +156,21 @@ TEST(AnatomyPacking, SectionOfACylinderIsItsDisc) {
     const double a = sectionArea(m.vertices, m.triangles, {0, 0.1f, 0}, {0, 1, 0}, 1.0f);
     EXPECT_NEAR(a, 3.14159265 * 0.02 * 0.02, 0.01 * 3.14159265 * 0.02 * 0.02);
     EXPECT_EQ(sectionArea(m.vertices, m.triangles, {0, 0.1f, 0}, {0, 1, 0}, 0.001f), 0.0) << "reach excludes it";
+}
+
+// The skin's section around a bone: the boundary that encloses the point,
+// not a second limb beside it; nothing when the point is outside.
+TEST(AnatomyPacking, EnclosingSectionIsTheLoopAroundThePoint) {
+    MeshData m = loftProfile({{0, 0, 0}, {0, 0.2f, 0}}, [](float) { return 0.02f; }, 1.0f, {1, 0, 0}, 40, 64);
+    const MeshData other = loftProfile({{0.06f, 0, 0}, {0.06f, 0.2f, 0}}, [](float) { return 0.03f; }, 1.0f, {1, 0, 0}, 40, 64);
+    const uint32_t base = uint32_t(m.vertices.size());
+    m.vertices.insert(m.vertices.end(), other.vertices.begin(), other.vertices.end());
+    for (const glm::uvec3& t : other.triangles) m.triangles.push_back(t + glm::uvec3(base));
+    const EnclosingSection s = enclosingSection(m.vertices, m.triangles, {0.005f, 0.1f, 0}, {0, 1, 0});
+    EXPECT_NEAR(s.area, 3.14159265 * 0.02 * 0.02, 0.01 * 3.14159265 * 0.02 * 0.02);
+    EXPECT_TRUE(s.contains({-0.01f, 0.1f, 0.01f}));
+    EXPECT_FALSE(s.contains({0.06f, 0.1f, 0}));
+    EXPECT_EQ(enclosingSection(m.vertices, m.triangles, {0.0f, 0.1f, 0.1f}, {0, 1, 0}).area, 0.0) << "outside both";
 }
 
 // Two muscles side by side in a tube of fascia, each asked for more than the

@@ -85,20 +85,20 @@ TEST(GeneratedAssets, CountsMatchAnatomy) {
     for (const char* id : {"t5", "t6"}) {
         Scene s;
         ASSERT_EQ(loadScene(files[id].string(), s), "");
-        // 17 muscles of docs/anatomy.md: the biceps' two heads are one manifold
-        // with two origin sets (16 meshes, 17 heads).
-        EXPECT_EQ(s.desc.muscles.size(), 16u) << id;
-        EXPECT_EQ(heads(s), 17u) << id;
+        // 23 muscles of docs/anatomy.md (17 of the arm, 6 of the forearm): the
+        // biceps' two heads are one manifold with two origin sets (22 meshes).
+        EXPECT_EQ(s.desc.muscles.size(), 22u) << id;
+        EXPECT_EQ(heads(s), 23u) << id;
         EXPECT_TRUE(s.hasSensors()) << id;
         ASSERT_EQ(s.animations.size(), 1u);
         EXPECT_GT(s.duration(0), 3.0);
     }
-    // T7: 86 leg, 34 arm and 24 trunk muscles (heads); the biceps are one
-    // mesh each, so 142 meshes. Every trunk muscle of docs/anatomy.md is there.
+    // T7: 86 leg, 46 arm and 24 trunk muscles (heads); the biceps are one
+    // mesh each, so 154 meshes. Every trunk muscle of docs/anatomy.md is there.
     Scene t7;
     ASSERT_EQ(loadScene(files["t7"].string(), t7), "");
-    EXPECT_EQ(heads(t7), 144u);
-    EXPECT_EQ(t7.desc.muscles.size(), 142u);
+    EXPECT_EQ(heads(t7), 156u);
+    EXPECT_EQ(t7.desc.muscles.size(), 154u);
     for (const char* trunk : {"rect_abd", "ext_oblique", "int_oblique", "transversus", "serratus_ant", "pec_major",
                               "lat_dorsi", "trapezius1", "trapezius2", "trapezius3", "erector_spinae",
                               "sternocleidomastoid"})
