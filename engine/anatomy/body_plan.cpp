@@ -29,10 +29,18 @@ struct MDef {
     // End radii as a share of r_max (< 0: a tendon, LoftShape::tendon); a
     // fleshy attachment is broad (docs/anatomy.md "Packed muscles").
     float origin_end = -1.0f, insertion_end = -1.0f;
+    // Ring spacing along the path (m); 0: shapeFor's. The forearm's long
+    // muscles use coarser rings: contact search grows with their vertices.
+    float ring_step = 0.0f;
 };
 
 MeshData loft(const MDef& m, int res) {
     LoftShape shape = shapeFor(m.path, m.r, m.ellipse, m.width, res);
+    if (m.ring_step > 0.0f) {
+        float len = 0.0f;
+        for (size_t i = 1; i < m.path.size(); ++i) len += glm::length(m.path[i] - m.path[i - 1]);
+        shape.rings = std::clamp(int(std::lround(len / m.ring_step)), 10, shape.rings);
+    }
     shape.tendon_origin = m.origin_end;
     shape.tendon_insertion = m.insertion_end;
     return loftMuscle(m.path, shape);
@@ -155,16 +163,17 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
     addMuscle(sc, u, {"flexor_carpi_radialis", {d.V(E, -0.033f, -0.008f, 0.012f), d.V(E, -0.02f, -0.08f, 0.026f), d.V(W, 0.005f, 0.04f, 0.016f), d.V(W, 0.02f, -0.035f, 0.01f)}, 0.009f, 0.65f, X, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_longus", {d.V(E, 0.03f, 0.04f, -0.008f), d.V(E, 0.028f, -0.06f, -0.012f), d.V(W, 0.022f, 0.04f, -0.014f), d.V(W, 0.02f, -0.035f, -0.01f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
     addMuscle(sc, u, {"extensor_carpi_radialis_brevis", {d.V(E, 0.03f, -0.005f, -0.014f), d.V(E, 0.018f, -0.08f, -0.022f), d.V(W, 0.01f, 0.04f, -0.018f), d.V(W, 0.0f, -0.035f, -0.01f)}, 0.008f, 0.65f, Z, "humerus", "hand"});
+    constexpr float kForearmRingStep = 0.013f;
     // The forearm's finger and wrist muscles (docs/anatomy.md "Forearm"):
     // flexors in front (+ant), extensors behind, the deep layer on the bones
     // and the membrane between them. The packing fills the forearm's fascia
     // with them; without them the forearm's skin held ~15 % muscle.
-    addMuscle(sc, u, {"flexor_carpi_ulnaris", {d.V(E, -0.036f, 0.0f, -0.012f), d.V(E, -0.034f, -0.09f, -0.006f), d.V(W, -0.026f, 0.04f, 0.002f), d.V(W, -0.024f, -0.025f, 0.004f)}, 0.01f, 0.65f, Z, "humerus", "hand"});
-    addMuscle(sc, u, {"flexor_digitorum_superficialis", {d.V(E, -0.028f, -0.015f, 0.004f), d.V(E, -0.01f, -0.1f, 0.012f), d.V(W, -0.004f, 0.05f, 0.008f), d.V(W, -0.002f, -0.05f, 0.012f)}, 0.017f, 0.6f, X, "humerus", "hand"});
-    addMuscle(sc, u, {"flexor_digitorum_profundus", {d.V(E, -0.016f, -0.04f, -0.004f), d.V(E, -0.014f, -0.12f, 0.006f), d.V(W, -0.008f, 0.04f, 0.005f), d.V(W, -0.004f, -0.05f, 0.006f)}, 0.017f, 0.65f, X, "ulna", "hand", 0.6f});
-    addMuscle(sc, u, {"extensor_digitorum", {d.V(E, 0.024f, -0.02f, -0.024f), d.V(E, 0.004f, -0.09f, -0.032f), d.V(W, 0.002f, 0.05f, -0.02f), d.V(W, 0.0f, -0.05f, -0.014f)}, 0.011f, 0.6f, Z, "humerus", "hand"});
-    addMuscle(sc, u, {"extensor_carpi_ulnaris", {d.V(E, 0.024f, -0.018f, -0.024f), d.V(E, -0.016f, -0.1f, -0.022f), d.V(W, -0.022f, 0.04f, -0.012f), d.V(W, -0.022f, -0.025f, -0.006f)}, 0.009f, 0.65f, Z, "humerus", "hand"});
-    addMuscle(sc, u, {"abductor_pollicis_longus", {d.V(E, -0.004f, -0.08f, -0.014f), d.V(W, 0.018f, 0.07f, -0.012f), d.V(W, 0.03f, -0.02f, 0.004f)}, 0.008f, 0.65f, Z, "ulna", "hand", 0.6f});
+    addMuscle(sc, u, {"flexor_carpi_ulnaris", {d.V(E, -0.036f, 0.0f, -0.012f), d.V(E, -0.034f, -0.09f, -0.006f), d.V(W, -0.026f, 0.04f, 0.002f), d.V(W, -0.024f, -0.025f, 0.004f)}, 0.01f, 0.65f, Z, "humerus", "hand", -1.0f, -1.0f, kForearmRingStep});
+    addMuscle(sc, u, {"flexor_digitorum_superficialis", {d.V(E, -0.028f, -0.015f, 0.004f), d.V(E, -0.01f, -0.1f, 0.012f), d.V(W, -0.004f, 0.05f, 0.008f), d.V(W, -0.002f, -0.05f, 0.012f)}, 0.017f, 0.6f, X, "humerus", "hand", -1.0f, -1.0f, kForearmRingStep});
+    addMuscle(sc, u, {"flexor_digitorum_profundus", {d.V(E, -0.016f, -0.04f, -0.004f), d.V(E, -0.014f, -0.12f, 0.006f), d.V(W, -0.008f, 0.04f, 0.005f), d.V(W, -0.004f, -0.05f, 0.006f)}, 0.017f, 0.65f, X, "ulna", "hand", 0.6f, -1.0f, kForearmRingStep});
+    addMuscle(sc, u, {"extensor_digitorum", {d.V(E, 0.024f, -0.02f, -0.024f), d.V(E, 0.004f, -0.09f, -0.032f), d.V(W, 0.002f, 0.05f, -0.02f), d.V(W, 0.0f, -0.05f, -0.014f)}, 0.011f, 0.6f, Z, "humerus", "hand", -1.0f, -1.0f, kForearmRingStep});
+    addMuscle(sc, u, {"extensor_carpi_ulnaris", {d.V(E, 0.024f, -0.018f, -0.024f), d.V(E, -0.016f, -0.1f, -0.022f), d.V(W, -0.022f, 0.04f, -0.012f), d.V(W, -0.022f, -0.025f, -0.006f)}, 0.009f, 0.65f, Z, "humerus", "hand", -1.0f, -1.0f, kForearmRingStep});
+    addMuscle(sc, u, {"abductor_pollicis_longus", {d.V(E, -0.004f, -0.08f, -0.014f), d.V(W, 0.018f, 0.07f, -0.012f), d.V(W, 0.03f, -0.02f, 0.004f)}, 0.008f, 0.65f, Z, "ulna", "hand", 0.6f, -1.0f, kForearmRingStep});
 
     // Sensors: flexors by elbow flexion, extensors by extension velocity.
     const std::string elbow = "ulna" + u;
