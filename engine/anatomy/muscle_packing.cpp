@@ -368,51 +368,94 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
     for (size_t k = 0; k < ms.size(); ++k) {
         const MeshData& m = *muscles[ms[k].muscle].mesh;
         if (muscles[ms[k].muscle].fixed) continue;  // its shape is its own; the others move out of it
+        auto clear = [&](glm::vec3 p) {
+            for (size_t o = 0; o < ms.size(); ++o)
+                if (o != k && boxes[o].has(p) && insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                    return false;
+            return true;
+        };
+        // A ring whose centre lies inside another muscle (a tendon end on
+        // another's attachment, as the forearm flexors share the medial
+        // epicondyle) steps away from that muscle's nearest ring centre
+        // until its centre is clear, the whole ring with it: moved vertex by
+        // vertex, the ring's order around its centre was lost and the tendon
+        // end cut through itself.
+        std::vector<std::vector<glm::vec3>> centre(ms[k].chains.size());
+        std::vector<std::vector<glm::vec3>> offset(ms[k].chains.size());
+        for (size_t ch = 0; ch < ms[k].chains.size(); ++ch) {
+            centre[ch].resize(ms[k].chains[ch].size());
+            offset[ch].assign(ms[k].chains[ch].size(), glm::vec3(0.0f));
+            for (size_t j = 0; j < ms[k].chains[ch].size(); ++j) {
+                const glm::vec3 c = ms[k].chains[ch][j].c;
+                centre[ch][j] = c;
+                if (clear(c)) continue;
+                for (size_t o = 0; o < ms.size(); ++o) {
+                    if (o == k || !boxes[o].has(c) || !insideMesh(c, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                        continue;
+                    glm::vec3 q = ms[o].centres.empty() ? c : ms[o].centres.front();
+                    for (const glm::vec3& x : ms[o].centres)
+                        if (glm::dot(x - c, x - c) < glm::dot(q - c, q - c)) q = x;
+                    glm::vec3 away = c - q;
+                    away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
+                    for (float t = 0.0005f; t <= 0.03f; t += 0.0005f)
+                        if (clear(c + t * away)) {
+                            offset[ch][j] = (t + 0.0004f) * away;
+                            break;
+                        }
+                    break;
+                }
+                centre[ch][j] = c + offset[ch][j];
+            }
+        }
         for (size_t v = 0; v < shaped[k].size(); ++v) {
             const glm::ivec2 st = m.vertex_station[v];
             if (st.x < 0) continue;
-            const glm::vec3 c = ms[k].chains[size_t(st.x)][size_t(st.y)].c;
-            auto clear = [&](glm::vec3 p) {
-                for (size_t o = 0; o < ms.size(); ++o)
-                    if (o != k && boxes[o].has(p) && insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
-                        return false;
-                return true;
-            };
+            shaped[k][v] += offset[size_t(st.x)][size_t(st.y)];
+        }
+        // Then each vertex still inside another muscle moves back along its
+        // ray toward its ring's centre until it is clear.
+        for (size_t v = 0; v < shaped[k].size(); ++v) {
+            const glm::ivec2 st = m.vertex_station[v];
+            if (st.x < 0) continue;
+            const glm::vec3 c = centre[size_t(st.x)][size_t(st.y)];
             const glm::vec3 p = shaped[k][v];
             if (clear(p)) continue;
             const float r = glm::length(p - c);
-            if (r > 1e-6f && clear(c)) {
-                const glm::vec3 dir = (p - c) / r;
-                float lo = 0.0f, hi = r;  // lo: clear, hi: inside
-                for (int it = 0; it < 8; ++it) {
-                    const float mid = 0.5f * (lo + hi);
-                    if (clear(c + mid * dir))
-                        lo = mid;
-                    else
-                        hi = mid;
+            if (r <= 1e-6f || !clear(c)) {
+                // No clear place for the ring within 3 cm: this vertex alone
+                // steps away from the muscle it is in.
+                for (size_t o = 0; o < ms.size(); ++o) {
+                    if (o == k || !boxes[o].has(p) || !insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                        continue;
+                    glm::vec3 q = ms[o].centres.empty() ? c : ms[o].centres.front();
+                    for (const glm::vec3& x : ms[o].centres)
+                        if (glm::dot(x - p, x - p) < glm::dot(q - p, q - p)) q = x;
+                    glm::vec3 away = p - q;
+                    away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
+                    for (float t = 0.0005f; t <= 0.03f; t += 0.0005f)
+                        if (clear(p + t * away)) {
+                            shaped[k][v] = p + (t + 0.0004f) * away;
+                            break;
+                        }
+                    break;
                 }
-                shaped[k][v] = c + std::max(0.0006f, lo - 0.0004f) * dir;
                 continue;
             }
-            // Its ring's centre is inside too (a tendon end on another's
-            // attachment, as the forearm flexors share the medial epicondyle):
-            // the vertex steps away from the other muscle's nearest ring
-            // centre until it is clear.
-            for (size_t o = 0; o < ms.size(); ++o) {
-                if (o == k || !boxes[o].has(shaped[k][v]) ||
-                    !insideMesh(shaped[k][v], shaped[o], muscles[ms[o].muscle].mesh->triangles))
-                    continue;
-                glm::vec3 q = ms[o].centres.empty() ? c : ms[o].centres.front();
-                for (const glm::vec3& x : ms[o].centres)
-                    if (glm::dot(x - shaped[k][v], x - shaped[k][v]) < glm::dot(q - shaped[k][v], q - shaped[k][v])) q = x;
-                glm::vec3 away = shaped[k][v] - q;
-                away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
-                for (float t = 0.0005f; t <= 0.03f; t += 0.0005f)
-                    if (clear(shaped[k][v] + t * away)) {
-                        shaped[k][v] += (t + 0.0004f) * away;
-                        break;
-                    }
+            const glm::vec3 dir = (p - c) / r;
+            float lo = 0.0f, hi = r;  // lo: clear, hi: inside
+            for (int it = 0; it < 8; ++it) {
+                const float mid = 0.5f * (lo + hi);
+                if (clear(c + mid * dir))
+                    lo = mid;
+                else
+                    hi = mid;
             }
+            shaped[k][v] = c + std::max(0.0006f, lo - 0.0004f) * dir;
+        }
+        // The muscles after it test against where its vertices are now.
+        for (const glm::vec3& v : shaped[k]) {
+            boxes[k].lo = glm::min(boxes[k].lo, v);
+            boxes[k].hi = glm::max(boxes[k].hi, v);
         }
     }
 }
