@@ -379,16 +379,20 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
         // epicondyle) steps away from that muscle's nearest ring centre
         // until its centre is clear, the whole ring with it: moved vertex by
         // vertex, the ring's order around its centre was lost and the tendon
-        // end cut through itself.
+        // end cut through itself. Where that takes more than 8 mm (or for a
+        // pole), its vertices still step away one by one (below).
         std::vector<std::vector<glm::vec3>> centre(ms[k].chains.size());
         std::vector<std::vector<glm::vec3>> offset(ms[k].chains.size());
         for (size_t ch = 0; ch < ms[k].chains.size(); ++ch) {
             centre[ch].resize(ms[k].chains[ch].size());
             offset[ch].assign(ms[k].chains[ch].size(), glm::vec3(0.0f));
             for (size_t j = 0; j < ms[k].chains[ch].size(); ++j) {
-                const glm::vec3 c = ms[k].chains[ch][j].c;
+                const AxisStation& st = ms[k].chains[ch][j];
+                const glm::vec3 c = st.c;
                 centre[ch][j] = c;
-                if (clear(c)) continue;
+                // A pole stays on its attachment; a ring moves at most 8 mm
+                // (further, its tendon end would leave the limb).
+                if (st.b <= kMinAxis || clear(c)) continue;
                 for (size_t o = 0; o < ms.size(); ++o) {
                     if (o == k || !boxes[o].has(c) || !insideMesh(c, shaped[o], muscles[ms[o].muscle].mesh->triangles))
                         continue;
@@ -397,7 +401,7 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
                         if (glm::dot(x - c, x - c) < glm::dot(q - c, q - c)) q = x;
                     glm::vec3 away = c - q;
                     away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
-                    for (float t = 0.0005f; t <= 0.03f; t += 0.0005f)
+                    for (float t = 0.0005f; t <= 0.008f; t += 0.0005f)
                         if (clear(c + t * away)) {
                             offset[ch][j] = (t + 0.0004f) * away;
                             break;
