@@ -45,13 +45,6 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
 // limb). Returns false when there is no such capsule body.
 bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out);
 
-// Area of the section of a closed, outward-wound mesh by a plane, counting
-// only section pieces within `reach` of `point` (and, given `within`, inside
-// that enclosing section) (m²).
-struct EnclosingSection;
-double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
-                   glm::vec3 normal, float reach, const EnclosingSection* within = nullptr);
-
 // The section of a closed mesh by a plane that encloses `point`: along each
 // of `rays` rays from the point in the plane, the nearest cut (exact for a
 // section star-shaped about the point, as a limb's is about its bone). Empty
@@ -65,5 +58,11 @@ struct EnclosingSection {
 };
 EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
                                   glm::vec3 point, glm::vec3 normal, int rays = 720);
+
+// Area of the section of a closed, outward-wound mesh by a plane, counting
+// only section pieces within `reach` of `point` (and, given `within`, inside
+// that enclosing section) (m²).
+double sectionArea(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles, glm::vec3 point,
+                   glm::vec3 normal, float reach, const EnclosingSection* within = nullptr);
 
 }  // namespace engine

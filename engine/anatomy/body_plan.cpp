@@ -18,6 +18,13 @@ namespace {
 
 glm::vec3 shoulder(const Side& d) { return kTorso + glm::vec3(d.s * 0.17f, 0.37f, 0.0f); }
 
+// A muscle path's length along its points (m).
+float pathLength(const std::vector<glm::vec3>& path) {
+    float len = 0.0f;
+    for (size_t i = 1; i < path.size(); ++i) len += glm::length(path[i] - path[i - 1]);
+    return len;
+}
+
 struct MDef {
     const char* name;
     std::vector<glm::vec3> path;
@@ -36,11 +43,7 @@ struct MDef {
 
 MeshData loft(const MDef& m, int res) {
     LoftShape shape = shapeFor(m.path, m.r, m.ellipse, m.width, res);
-    if (m.ring_step > 0.0f) {
-        float len = 0.0f;
-        for (size_t i = 1; i < m.path.size(); ++i) len += glm::length(m.path[i] - m.path[i - 1]);
-        shape.rings = std::clamp(int(std::lround(len / m.ring_step)), 10, shape.rings);
-    }
+    if (m.ring_step > 0.0f) shape.rings = std::clamp(int(std::lround(pathLength(m.path) / m.ring_step)), 10, shape.rings);
     shape.tendon_origin = m.origin_end;
     shape.tendon_insertion = m.insertion_end;
     return loftMuscle(m.path, shape);
@@ -90,8 +93,7 @@ float fasciaDistance(const std::vector<FasciaPiece>& pieces, glm::vec3 p) {
 }  // namespace
 
 LoftShape shapeFor(const std::vector<glm::vec3>& path, float r, float ellipse, glm::vec3 width, int res) {
-    float len = 0;
-    for (size_t i = 1; i < path.size(); ++i) len += glm::length(path[i] - path[i - 1]);
+    const float len = pathLength(path);
     LoftShape s;
     s.r_max = r;
     s.ellipse = ellipse;
@@ -399,9 +401,7 @@ void addTrunkMuscles(SceneSpec& sc, const Side& d) {
             const float k = std::clamp((t - leaves) / std::max(1e-3f, 1.0f - leaves), 0.0f, 1.0f);
             return 1.0f - k * k * (3.0f - 2.0f * k);
         };
-        float len = 0.0f;
-        for (size_t i = 1; i < x.path.size(); ++i) len += glm::length(x.path[i] - x.path[i - 1]);
-        shape.rings = std::clamp(int(std::lround(len / 0.02f)), 8, 20);
+        shape.rings = std::clamp(int(std::lround(pathLength(x.path) / 0.02f)), 8, 20);
         shape.segments = std::max(w0, w1) > 0.05f ? 20 : 12;
         MuscleSpec ms;
         ms.name = std::string(x.name) + u;

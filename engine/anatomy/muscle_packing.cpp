@@ -374,6 +374,25 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
                     return false;
             return true;
         };
+        // The way out of the first other muscle that holds p: away from that
+        // muscle's nearest ring centre (`fallback` when it has none), in
+        // 0.5 mm steps up to `limit`, to the first clear point and 0.4 mm
+        // beyond. Zero when p is in none or no step within `limit` is clear.
+        auto stepAway = [&](glm::vec3 p, glm::vec3 fallback, float limit) {
+            for (size_t o = 0; o < ms.size(); ++o) {
+                if (o == k || !boxes[o].has(p) || !insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                    continue;
+                glm::vec3 q = ms[o].centres.empty() ? fallback : ms[o].centres.front();
+                for (const glm::vec3& x : ms[o].centres)
+                    if (glm::dot(x - p, x - p) < glm::dot(q - p, q - p)) q = x;
+                glm::vec3 away = p - q;
+                away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
+                for (float t = 0.0005f; t <= limit; t += 0.0005f)
+                    if (clear(p + t * away)) return (t + 0.0004f) * away;
+                break;
+            }
+            return glm::vec3(0.0f);
+        };
         // A ring whose centre lies inside another muscle (a tendon end on
         // another's attachment, as the forearm flexors share the medial
         // epicondyle) steps away from that muscle's nearest ring centre
@@ -393,21 +412,7 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
                 // A pole stays on its attachment; a ring moves at most 8 mm
                 // (further, its tendon end would leave the limb).
                 if (st.b <= kMinAxis || clear(c)) continue;
-                for (size_t o = 0; o < ms.size(); ++o) {
-                    if (o == k || !boxes[o].has(c) || !insideMesh(c, shaped[o], muscles[ms[o].muscle].mesh->triangles))
-                        continue;
-                    glm::vec3 q = ms[o].centres.empty() ? c : ms[o].centres.front();
-                    for (const glm::vec3& x : ms[o].centres)
-                        if (glm::dot(x - c, x - c) < glm::dot(q - c, q - c)) q = x;
-                    glm::vec3 away = c - q;
-                    away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
-                    for (float t = 0.0005f; t <= 0.008f; t += 0.0005f)
-                        if (clear(c + t * away)) {
-                            offset[ch][j] = (t + 0.0004f) * away;
-                            break;
-                        }
-                    break;
-                }
+                offset[ch][j] = stepAway(c, c, 0.008f);
                 centre[ch][j] = c + offset[ch][j];
             }
         }
@@ -426,23 +431,9 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
             if (clear(p)) continue;
             const float r = glm::length(p - c);
             if (r <= 1e-6f || !clear(c)) {
-                // No clear place for the ring within 3 cm: this vertex alone
-                // steps away from the muscle it is in.
-                for (size_t o = 0; o < ms.size(); ++o) {
-                    if (o == k || !boxes[o].has(p) || !insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
-                        continue;
-                    glm::vec3 q = ms[o].centres.empty() ? c : ms[o].centres.front();
-                    for (const glm::vec3& x : ms[o].centres)
-                        if (glm::dot(x - p, x - p) < glm::dot(q - p, q - p)) q = x;
-                    glm::vec3 away = p - q;
-                    away = glm::length(away) > 1e-6f ? glm::normalize(away) : glm::vec3(0, 0, 1);
-                    for (float t = 0.0005f; t <= 0.03f; t += 0.0005f)
-                        if (clear(p + t * away)) {
-                            shaped[k][v] = p + (t + 0.0004f) * away;
-                            break;
-                        }
-                    break;
-                }
+                // A pole, or no clear place for its ring within 8 mm: this
+                // vertex alone steps away from the muscle it is in (≤ 3 cm).
+                shaped[k][v] = p + stepAway(p, c, 0.03f);
                 continue;
             }
             const glm::vec3 dir = (p - c) / r;

@@ -23,9 +23,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+std::string assetPath(const std::string& file) { return (fs::path(MSXPBD_SOURCE_DIR) / "assets" / "scenes" / file).string(); }
+
 sim::SceneDesc loadAsset(const std::string& file) {
     Scene s;
-    const std::string path = (fs::path(MSXPBD_SOURCE_DIR) / "assets" / "scenes" / file).string();
+    const std::string path = assetPath(file);
     EXPECT_EQ(loadGltfScene(path, s), "") << path;
     return s.desc;
 }
@@ -106,7 +108,7 @@ TEST(AnatomyPacking, ForearmMusclesFillTheForearm) {
                                     std::pair{"t7-body-walk-run.glb", 0.45}}) {
         // Loaded as the viewer and `measure` load it: with its skin.
         Scene loaded;
-        ASSERT_EQ(loadScene((fs::path(MSXPBD_SOURCE_DIR) / "assets" / "scenes" / file).string(), loaded), "");
+        ASSERT_EQ(loadScene(assetPath(file), loaded), "");
         const sim::SceneDesc& scene = loaded.desc;
         for (const char* bone : {"ulna_r", "ulna_l"}) {
             SectionMeasure mid;
