@@ -368,10 +368,14 @@ void radius(Field& f, const BoneShapeInput& b, glm::vec3 capitulum) {
     f.ellipsoid(b.head + 0.04f * d + f.L(-0.0045f, 0.0f, 0.0025f), {0.005f, 0.009f, 0.005f});
     f.begin(0.004f);
     f.bar({b.head + 0.03f * d, ax.at(0.3f), ax.at(0.7f), ax.at(0.88f)}, {0.006f, r, r, 0.0105f});
+    // The distal end ~3.2 cm across, flaring medially to meet the ulna's
+    // head: its styloid's tip ~5.1 cm from the ulna's edge, the bistyloid
+    // breadth of a wrist 16.5 cm round (at 6.8 cm the styloid stood 9 mm
+    // out of the wrist's skin and a skin fitted over it was 19 cm round).
     f.begin(0.008f);
-    f.box(Rt + glm::vec3(0.0f, 0.009f, 0.0f) + f.L(-0.005f, 0.0f, 0.0f), {0.019f, 0.010f, 0.0095f}, 0.0055f);
+    f.box(Rt + glm::vec3(0.0f, 0.009f, 0.0f) + f.L(-0.012f, 0.0f, 0.0f), {0.0145f, 0.010f, 0.008f}, 0.006f);
     f.begin(0.004f);
-    f.cone(Rt + f.L(0.013f, 0.006f, 0.0f), 0.006f, Rt + f.L(0.018f, -0.008f, 0.0f), 0.003f);  // styloid
+    f.cone(Rt + f.L(0.003f, 0.006f, 0.0f), 0.006f, Rt + f.L(0.007f, -0.008f, 0.0f), 0.003f);  // styloid
     // Fovea: the disc's top is dished under the capitulum.
     f.begin(0.002f, true);
     f.sphere(capitulum, 0.0112f);

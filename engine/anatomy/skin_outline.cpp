@@ -293,6 +293,9 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
         // stays clear of the armpits.
         piece(at(0.33f, -0.045f), 0.08f, at(0.52f, -0.03f), 0.06f, torso, 0.85f, X);
         piece(at(0.44f, -0.005f), 0.058f, at(0.59f, 0.01f), 0.055f, torso);                // neck
+        // The nape over the cervical spine's spinous processes (the neck
+        // piece's back left them out by up to 1.7 cm).
+        piece(at(0.50f, -0.04f), 0.04f, at(0.64f, -0.035f), 0.04f, torso);
         // The cranium over the skull (bone_shapes.cpp, `torso`: its vertex
         // 0.83 m above the pelvis joint).
         piece(at(0.705f, 0.008f), 0.094f, at(0.735f, 0.004f), 0.094f, torso, 0.82f, X);
@@ -305,6 +308,41 @@ std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones) {
             // Shoulder girdle (trapezius, clavicle) from the neck to the shoulder.
             piece(at(0.47f, -0.01f) + side * 0.04f, 0.055f, SH + Y * 0.012f - side * 0.02f + Z * 0.005f, 0.05f, torso,
                   0.8f, Z);
+            // The upper back over the scapula (bone_shapes.cpp): its blade
+            // and its spine out to the acromion, which the pieces above
+            // left out by up to 3 cm.
+            piece(at(0.46f, -0.045f) + side * 0.085f, 0.05f, at(0.34f, -0.05f) + side * 0.095f, 0.04f, torso);
+            piece(at(0.455f, -0.048f) + side * 0.085f, 0.045f, at(0.48f, -0.03f) + side * 0.15f, 0.035f, torso);
+            // The clavicle's inner half, out of the neck's base by up to 2 cm.
+            const int clav = findBone(bones, std::string("clavicle") + (SH.x < P.x ? "_r" : "_l"));
+            if (clav >= 0) {
+                const OutlineBone& c = bones[size_t(clav)];
+                piece(c.head, 0.02f, glm::mix(c.head, c.tail, 0.6f), 0.02f, torso, 0.8f, Y);
+            }
+        }
+    }
+
+    if (!trunk) {
+        // An arm without a trunk (T5, T6): the skin goes on over its
+        // shoulder girdle as far as the bones do, as an anatomical model of
+        // the upper limb does: a bar along the clavicle and a plate, flat
+        // across the blade, over the scapula (bone_shapes.cpp).
+        for (const char* suf : {"_r", "_l"}) {
+            const int clav = findBone(bones, std::string("clavicle") + suf);
+            const int scap = findBone(bones, std::string("scapula") + suf);
+            if (clav >= 0) {
+                const OutlineBone& c = bones[size_t(clav)];
+                piece(c.head, 0.021f, c.tail, 0.026f, clav, 0.8f, Y);
+            }
+            if (scap >= 0) {
+                const OutlineBone& sb = bones[size_t(scap)];
+                // The blade: from the middle of its upper border (5.5 cm
+                // medial of the joint end) to the inferior angle (the tail).
+                const glm::vec3 medial = X * (sb.head.x < 0.0f ? 1.0f : -1.0f);
+                const glm::vec3 top = sb.head + medial * 0.055f + glm::vec3(0.0f, -0.01f, -0.035f);
+                const glm::vec3 normal = unit(glm::cross(X, sb.tail - top));
+                piece(top, 0.062f, sb.tail, 0.026f, scap, 0.42f, normal);
+            }
         }
     }
 

@@ -46,7 +46,8 @@ struct OutlinePiece {
 
 // The outline pieces for every limb the rig has: arms (humerus, ulna, radius,
 // hand) and legs (femur, tibia, foot) of either side, and the trunk, neck and
-// head when the rig has a pelvis and a torso. Bones are found by name.
+// head when the rig has a pelvis and a torso (else an arm's clavicle and
+// scapula get their own pieces). Bones are found by name.
 std::vector<OutlinePiece> limbOutline(const std::vector<OutlineBone>& bones);
 
 // Signed distance (m, < 0 inside) of one piece and of the union of all
