@@ -78,19 +78,11 @@ float fitSkinWeightsToMotion(const SceneSpec& sc, SkinMesh& skin, const std::vec
     if (sc.animations.empty() || skin.positions.empty()) return 0.0f;
     // The bone points near the rest skin (nearest skin vertex within kCheckDepth).
     std::vector<uint32_t> checked;
-    {
-        sim::SkewRayGrid rays;
-        rays.build(skin.positions, skin.triangles, 0, uint32_t(skin.triangles.size()));
-        for (uint32_t i = 0; i < bones.size(); ++i) {
-            const glm::vec3 p = bones[i].position;
-            bool near = false;
-            for (const glm::vec3& q : skin.positions)
-                if (glm::length(q - p) < kCheckDepth) {
-                    near = true;
-                    break;
-                }
-            if (near) checked.push_back(i);
-        }
+    for (uint32_t i = 0; i < bones.size(); ++i) {
+        const glm::vec3 p = bones[i].position;
+        if (std::any_of(skin.positions.begin(), skin.positions.end(),
+                        [&](const glm::vec3& q) { return glm::length(q - p) < kCheckDepth; }))
+            checked.push_back(i);
     }
     std::vector<std::vector<glm::mat4>> poses;  // per checked frame: rest point of bone i → posed
     for (const AnimSpec& a : sc.animations) {
