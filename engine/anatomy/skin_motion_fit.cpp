@@ -42,35 +42,15 @@ bool related(const SceneSpec& sc, uint32_t bone, const glm::uvec4& joints, const
 // w ← (1 − t)·w + t·(this bone alone), the four largest kept, sorted and
 // normalised as skinWeights leaves them.
 void pullTowards(glm::uvec4& joints, glm::vec4& weights, uint32_t bone, float t) {
-    float w[5] = {0, 0, 0, 0, 0};
-    uint32_t j[5] = {0, 0, 0, 0, 0};
-    int n = 0;
+    std::vector<std::pair<float, uint32_t>> candidates;
     bool found = false;
     for (int k = 0; k < 4; ++k) {
         if (weights[k] == 0.0f) continue;
-        j[n] = joints[k];
-        w[n] = weights[k] * (1.0f - t) + (j[n] == bone ? t : 0.0f);
-        found = found || j[n] == bone;
-        ++n;
+        candidates.emplace_back(weights[k] * (1.0f - t) + (joints[k] == bone ? t : 0.0f), joints[k]);
+        found = found || joints[k] == bone;
     }
-    if (!found) j[n] = bone, w[n] = t, ++n;
-    // Insertion sort of at most five (std::sort on a fixed array of five
-    // trips GCC's -Warray-bounds).
-    int order[5] = {0, 1, 2, 3, 4};
-    auto before = [&](int a, int b) { return w[a] != w[b] ? w[a] > w[b] : j[a] < j[b]; };
-    for (int k = 1; k < n; ++k)
-        for (int m = k; m > 0 && before(order[m], order[m - 1]); --m) std::swap(order[m], order[m - 1]);
-    const int keep = std::min(n, 4);
-    float sum = 0.0f;
-    for (int k = 0; k < keep; ++k) sum += w[order[k]];
-    joints = glm::uvec4(0u);
-    weights = glm::vec4(0.0f);
-    float acc = 0.0f;
-    for (int k = 0; k < keep; ++k) {
-        joints[k] = j[order[k]];
-        weights[k] = k + 1 < keep ? w[order[k]] / sum : 1.0f - acc;  // sums to 1 exactly
-        acc += weights[k];
-    }
+    if (!found) candidates.emplace_back(t, bone);
+    keepFourLargest(candidates, joints, weights);
 }
 }  // namespace
 

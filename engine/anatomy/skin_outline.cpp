@@ -454,6 +454,22 @@ MeshData outlineMesh(const std::vector<OutlinePiece>& pieces, float cell, size_t
     return m;
 }
 
+void keepFourLargest(std::vector<std::pair<float, uint32_t>>& candidates, glm::uvec4& joints, glm::vec4& weights) {
+    std::sort(candidates.begin(), candidates.end(),
+              [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    if (candidates.size() > 4) candidates.resize(4);
+    float sum = 0.0f;
+    for (auto& c : candidates) sum += c.first;
+    joints = glm::uvec4(0u);
+    weights = glm::vec4(0.0f);
+    float acc = 0.0f;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        joints[int(k)] = candidates[k].second;
+        weights[int(k)] = k + 1 < candidates.size() ? candidates[k].first / sum : 1.0f - acc;  // sums to 1 exactly
+        acc += weights[int(k)];
+    }
+}
+
 SkinWeights skinWeights(const std::vector<glm::vec3>& positions, const std::vector<OutlinePiece>& pieces, float blend) {
     SkinWeights w;
     int nbones = 0;
@@ -471,19 +487,9 @@ SkinWeights skinWeights(const std::vector<glm::vec3>& positions, const std::vect
             const float wj = 1.0f - s * s * (3.0f - 2.0f * s);
             if (wj > 0.0f) cand.emplace_back(wj, uint32_t(j));
         }
-        std::sort(cand.begin(), cand.end(),
-                  [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-        if (cand.size() > 4) cand.resize(4);
-        float sum = 0.0f;
-        for (auto& c : cand) sum += c.first;
         glm::uvec4 j(0u);
         glm::vec4 v(0.0f);
-        float acc = 0.0f;
-        for (size_t k = 0; k < cand.size(); ++k) {
-            j[int(k)] = cand[k].second;
-            v[int(k)] = k + 1 < cand.size() ? cand[k].first / sum : 1.0f - acc;  // sums to 1 exactly
-            acc += v[int(k)];
-        }
+        keepFourLargest(cand, j, v);
         w.joints.push_back(j);
         w.weights.push_back(v);
     }

@@ -10,7 +10,9 @@
 // Deterministic: the same input gives the same bits.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
@@ -66,6 +68,11 @@ struct SkinWeights {
     std::vector<glm::uvec4> joints;  // bone indices (unused slots: 0 with weight 0)
     std::vector<glm::vec4> weights;  // sorted by weight, summing to 1
 };
+
+// Of (weight, joint) candidates with positive weights, the four largest
+// (ties: the lower joint first), sorted, normalised to sum to 1 exactly;
+// unused slots joint 0, weight 0. Reorders and trims `candidates`.
+void keepFourLargest(std::vector<std::pair<float, uint32_t>>& candidates, glm::uvec4& joints, glm::vec4& weights);
 
 // Linear-blend weights: for each bone the distance d_j to its nearest piece;
 // bones with d_j within `blend` of the nearest get w = 1 − smoothstep((d_j −
