@@ -15,7 +15,7 @@
 
 namespace {
 
-std::string asset(const std::string& file) { return std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/" + file; }
+using test::asset;
 
 size_t muscleIndex(const sim::Simulation& s, const std::string& name) {
     const auto stats = s.muscleStats();

@@ -25,12 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string asset(const std::string& file) { return std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/" + file; }
+using test::asset;
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
 
 using test::TempDir;
 
@@ -172,7 +168,7 @@ void reportWorst(const char* format) {
 test::CliResult runShell(const std::string& cmd) {
     const std::string log = test::tempPath("shell.log");
     const int status = std::system((cmd + " > " + log + " 2>&1").c_str());
-    std::string out = slurp(log);
+    std::string out = test::readFile(log);
     std::remove(log.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
 }
@@ -191,13 +187,13 @@ TEST(Bake, FrameKOfEachFormatIsFrameKOfRun) {
     auto run = test::runCli("run --scene " + scene + " --frames " + std::to_string(kFrames) + " --quiet --json " +
                             dir / "run.json");
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    const auto run_hash = nlohmann::json::parse(slurp(dir / "run.json"))["final"]["positions_hash"];
+    const auto run_hash = nlohmann::json::parse(test::readFile(dir / "run.json"))["final"]["positions_hash"];
     for (const char* ext : {"glb", "pc2", "usda"}) {
         const std::string out = dir / (std::string("t5.") + ext);
         auto r = test::runCli("bake --scene " + scene + " --frames " + std::to_string(kFrames) + " --out " + out +
                               " --quiet --json " + out + ".json");
         ASSERT_EQ(r.exit_code, 0) << r.output;
-        const auto j = nlohmann::json::parse(slurp(out + ".json"));
+        const auto j = nlohmann::json::parse(test::readFile(out + ".json"));
         EXPECT_EQ(j["final"]["positions_hash"], run_hash) << ext;
         EXPECT_EQ(j["frames"], kFrames) << ext;
         EXPECT_EQ(j["bake"]["frames"], kFrames) << ext;
@@ -205,7 +201,7 @@ TEST(Bake, FrameKOfEachFormatIsFrameKOfRun) {
 
     // .glb: base (bind pose) + target k−1 (targets are frames 1..N).
     {
-        Glb g(slurp(dir / "t5.glb"));
+        Glb g(test::readFile(dir / "t5.glb"));
         size_t vertices = 0;
         for (const Muscle& m : ref.muscles) {
             const nlohmann::json* mesh = g.mesh(m.name);
@@ -234,7 +230,7 @@ TEST(Bake, FrameKOfEachFormatIsFrameKOfRun) {
     }
     // .pc2: header, then frame k as sample k−1 of every muscle's surface in turn.
     {
-        const std::string pc2 = slurp(dir / "t5.pc2");
+        const std::string pc2 = test::readFile(dir / "t5.pc2");
         ASSERT_GE(pc2.size(), 32u);
         EXPECT_EQ(std::memcmp(pc2.data(), "POINTCACHE2\0", 12), 0);
         int32_t version, points, samples;
@@ -262,7 +258,7 @@ TEST(Bake, FrameKOfEachFormatIsFrameKOfRun) {
             }
         }
         // The rest mesh beside it: the same vertices in the same order.
-        const std::string obj = slurp(dir / "t5.obj");
+        const std::string obj = test::readFile(dir / "t5.obj");
         EXPECT_EQ(size_t(std::count(obj.begin(), obj.end(), '\n')) > total, true);
         size_t vs = 0;
         for (size_t p = obj.find("\nv "); p != std::string::npos; p = obj.find("\nv ", p + 1)) ++vs;
@@ -271,7 +267,7 @@ TEST(Bake, FrameKOfEachFormatIsFrameKOfRun) {
     }
     // .usda: structure, counts, time codes, positions.
     {
-        Usda u(slurp(dir / "t5.usda"));
+        Usda u(test::readFile(dir / "t5.usda"));
         EXPECT_EQ(u.meta["upAxis"], "\"Y\"");
         EXPECT_EQ(std::stod(u.meta["metersPerUnit"]), 1.0);
         EXPECT_NEAR(std::stod(u.meta["timeCodesPerSecond"]), 1.0 / ref.dt, 1e-6);
@@ -305,7 +301,7 @@ TEST(Bake, StartSkipsTheFramesBeforeIt) {
     auto r = test::runCli("bake --scene " + scene + " --start " + std::to_string(9 * ref.dt) +
                           " --frames 4 --quiet --out " + out);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string pc2 = slurp(out);
+    const std::string pc2 = test::readFile(out);
     float start;
     int32_t samples;
     std::memcpy(&start, pc2.data() + 20, 4);

@@ -53,6 +53,15 @@ inline CliResult runCli(const std::string& args) {
     return {code, ss.str()};
 }
 
+// A committed scene of assets/scenes/.
+inline std::string asset(const std::string& file) { return std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/" + file; }
+
+// A file's bytes as a string (empty when it cannot be read).
+inline std::string readFile(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
 inline std::string tempPath(const std::string& name) {
     return std::string("/tmp/msxpbd_test_") + std::to_string(::getpid()) + "_" + name;
 }

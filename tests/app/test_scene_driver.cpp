@@ -12,7 +12,7 @@
 
 namespace {
 
-std::string asset(const std::string& file) { return std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/" + file; }
+using test::asset;
 
 sim::SolverParams oneThread(sim::SolverKind k = sim::SolverKind::Sst) {
     sim::SolverParams p;

@@ -111,6 +111,8 @@ struct Builder {
     }
 };
 
+inline bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
 inline std::filesystem::path tempDir(const std::string& name) {
     auto p = std::filesystem::temp_directory_path() / ("msxpbd_" + name + "_" + std::to_string(::getpid()));
     std::filesystem::create_directories(p);

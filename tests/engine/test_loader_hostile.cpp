@@ -26,17 +26,17 @@ namespace {
 
 // The shared temporary folder; some tests lock outside/locked, which has to be
 // opened again before the folder can be removed.
-struct TempDir : gltf_test::TempDir {
+struct UnlockingTempDir : gltf_test::TempDir {
     using gltf_test::TempDir::TempDir;
-    ~TempDir() {
+    ~UnlockingTempDir() {
         std::error_code ec;
         fs::permissions(path / "outside" / "locked", fs::perms::owner_all, ec);
     }
 };
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using gltf_test::contains;
 
-json goodExtras() {
+json minimalExtras() {
     return {{"origins", {{0}}},
             {"insertions", {{"near", {0, 0, 1}}, {"radius", 0.01}}},
             {"origin_bone", "bone"},
@@ -49,7 +49,7 @@ json goodExtras() {
 // not lie) at the target, the loader says the same thing, so a scene cannot
 // probe which paths exist outside its folder.
 TEST(GltfLoaderHostile, SymlinksOutOfTheFolderGetOneMessageWhateverTheTarget) {
-    TempDir d("symlink");
+    UnlockingTempDir d("symlink");
     const fs::path scene = d.path / "scene", outside = d.path / "outside";
     fs::create_directories(scene);
     fs::create_directories(outside / "dir");
@@ -78,7 +78,7 @@ TEST(GltfLoaderHostile, SymlinksOutOfTheFolderGetOneMessageWhateverTheTarget) {
         fs::remove(scene / "link.bin", ec);
         fs::create_symlink(t.link_to, scene / "link.bin");
         // As a buffer: the load fails.
-        Builder b = gltf_test::muscleFile(goodExtras());
+        Builder b = gltf_test::muscleFile(minimalExtras());
         gltf_test::writeFile(scene / "s.gltf", b.gltf(t.uri));
         Scene s;
         std::string e = loadScene((scene / "s.gltf").string(), s);
@@ -155,7 +155,7 @@ namespace {
 
 // The muscle of muscleFile() with its mesh replaced.
 Builder muscleWithMesh(const std::vector<float>& pos, const std::vector<uint16_t>& idx) {
-    Builder b = gltf_test::muscleFile(goodExtras());
+    Builder b = gltf_test::muscleFile(minimalExtras());
     const int p = b.floats(pos, "VEC3", 3);
     const int i = b.accessor(b.view(idx), 5123, idx.size(), "SCALAR");
     b.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = p;
@@ -222,7 +222,7 @@ TEST(GltfLoaderHostile, MalformedJsonIsOneLineWithThePosition) {
     EXPECT_TRUE(contains(e, "nul.gltf: not valid JSON at line 1, column 30: a NUL byte")) << e;
 
     // Extras holding JSON as a string.
-    json extras = goodExtras();
+    json extras = minimalExtras();
     Builder b = gltf_test::muscleFile(extras);
     b.doc["nodes"][2]["extras"]["msxpbd_muscle"] = "{\"origins\": [[0]],, }";
     e = loadGltfSceneFromMemory(b.glb(), "extras.glb", ".", s);

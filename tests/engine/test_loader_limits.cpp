@@ -41,13 +41,13 @@ long maxRssKiB() {
     return u.ru_maxrss;
 }
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using gltf_test::contains;
 
 // One tetrahedron muscle under a capsule bone (as in test_gltf_loader.cpp).
 using gltf_test::muscleFile;
 using gltf_test::TetraMesh;
 
-json goodExtras() {
+json extrasWithContacts() {
     return {{"origins", {{0}}},          {"insertions", {{"near", {0, 0, 1}}, {"radius", 0.01}}},
             {"origin_bone", "bone"},     {"insertion_bone", "hand"},
             {"contacts", {"bone"}},      {"stiffness", {{"fiber", 2000.0}, {"volume", "inf"}}}};
@@ -70,7 +70,7 @@ std::string deepJson(int depth) { return std::string(size_t(depth), '[') + std::
 
 TEST(GltfLoaderErrors, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
     // 15 000 levels in extras overflowed the stack in tinygltf's recursive parser.
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     b.doc["nodes"][1]["extras"] = json::object();
     std::string text = b.gltf();
     const std::string key = "\"name\": \"hand\"";
@@ -81,7 +81,7 @@ TEST(GltfLoaderErrors, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
     EXPECT_TRUE(contains(e, "deep.gltf: JSON nested deeper than 64 levels")) << e;
 
     // The same in the JSON chunk of a .glb.
-    Builder g = muscleFile(goodExtras());
+    Builder g = muscleFile(extrasWithContacts());
     std::vector<uint8_t> glb = g.glb();
     uint32_t json_len;
     std::memcpy(&json_len, glb.data() + 12, 4);
@@ -104,7 +104,7 @@ TEST(GltfLoaderErrors, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
     EXPECT_TRUE(contains(e, "deep.glb: JSON nested deeper than 64 levels")) << e;
 
     // And in an extras string holding JSON (parsed by the loader itself).
-    json x = goodExtras();
+    json x = extrasWithContacts();
     e = load(muscleFile(x.dump().insert(1, "\"deep\": " + deepJson(100) + ", ")).glb(), "str.glb");
     EXPECT_TRUE(contains(e, "str.glb")) << e;
     EXPECT_TRUE(contains(e, "nested deeper than 64")) << e;
@@ -120,7 +120,7 @@ TEST(GltfLoaderErrors, DeeplyNestedJsonIsRefusedBeforeAnyParser) {
 TEST(GltfLoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
     const long rss0 = maxRssKiB();
     // POSITION count 2^26 in a file of a few hundred bytes.
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     b.doc["accessors"][0]["count"] = 1u << 26;
     std::string e = load(b.glb(), "count.glb");
     EXPECT_TRUE(contains(e, "count.glb")) << e;
@@ -134,7 +134,7 @@ TEST(GltfLoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
     e = load(b.glb(), "zeros.glb");
     EXPECT_TRUE(contains(e, "accessor 0") && contains(e, "budget")) << e;
     // inverseBindMatrices of 2^26 MAT4 (an 8 GiB request before).
-    Builder s = muscleFile(goodExtras());
+    Builder s = muscleFile(extrasWithContacts());
     int ib = s.accessor(s.view(std::vector<float>(16, 1.0f)), 5126, size_t(1) << 26, "MAT4");
     int joints = s.accessor(s.view(std::vector<uint8_t>(16, 0)), 5121, 4, "VEC4");
     int weights = s.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
@@ -152,7 +152,7 @@ TEST(GltfLoaderLimits, HugeAccessorCountsAreRefusedBeforeAllocating) {
 
 TEST(GltfLoaderLimits, ChannelsSharingOneSamplerAreCountedEachTime) {
     // One sampler of 1M keys (16 MB of file) read by 40 channels: 1.28 GB decoded.
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     const size_t n = 1u << 20;
     std::vector<float> t(n), v(3 * n, 0.0f);
     for (size_t k = 0; k < n; ++k) t[k] = float(k) * 0.001f;
@@ -220,20 +220,20 @@ TEST(GltfLoaderLimits, ASharedMeshCannotMultiplyTheSimulation) {
 }
 
 TEST(GltfLoaderLimits, CountsReadFromExtrasAreCapped) {
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     json planes = json::array();
     for (int i = 0; i < 1000; ++i) planes.push_back({{"origin", {0, 0, 0}}, {"normal", {0, 1, 0}}});
     b.doc["scenes"][0]["extras"]["msxpbd_scene"]["planes"] = planes;
     std::string e = load(b.glb(), "planes.glb");
     EXPECT_TRUE(contains(e, "planes.glb") && contains(e, "'planes' has 1000 entries; the limit is 16")) << e;
 
-    json x = goodExtras();
+    json x = extrasWithContacts();
     x["contacts"] = json::array();
     for (int i = 0; i < 100; ++i) x["contacts"].push_back("bone");
     e = load(muscleFile(x).glb(), "targets.glb");
     EXPECT_TRUE(contains(e, "'contacts' has 100 entries")) << e;
 
-    Builder n = muscleFile(goodExtras());
+    Builder n = muscleFile(extrasWithContacts());
     for (int i = 0; i < 70000; ++i) n.doc["nodes"].push_back(json::object());
     e = load(n.glb(), "nodes.glb");
     EXPECT_TRUE(contains(e, "'nodes' has 70003 entries; the limit is 65536")) << e;
@@ -254,7 +254,7 @@ TEST(GltfLoaderErrors, OnlyRegularFilesAreOpened) {
     e = loadScene("/dev/zero", s);  // used to read until memory ran out
     EXPECT_TRUE(contains(e, "/dev/zero") && contains(e, "device")) << e;
     // A symlink to a regular file is followed.
-    gltf_test::writeFile(d.path / "real.glb", muscleFile(goodExtras()).glb());
+    gltf_test::writeFile(d.path / "real.glb", muscleFile(extrasWithContacts()).glb());
     fs::create_symlink(d.path / "real.glb", d.path / "link.glb");
     EXPECT_EQ(loadScene((d.path / "link.glb").string(), s), "");
 }
@@ -263,7 +263,7 @@ TEST(GltfLoaderErrors, BufferUrisMustStayInsideTheScenesFolder) {
     TempDir d("uris");
     const fs::path scene_dir = d.path / "scene";
     fs::create_directories(scene_dir / "sub");
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     // An outside file whose size would match the buffer (so tinygltf would
     // have loaded it) and a second one with a telltale size.
     gltf_test::writeFile(d.path / "outside.bin", b.bin);
@@ -312,7 +312,7 @@ TEST(GltfLoaderErrors, BufferUrisMustStayInsideTheScenesFolder) {
 
 TEST(GltfLoaderErrors, ImageFilesAreNeverOpened) {
     TempDir d("images");
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     gltf_test::writeFile(d.path / "s.bin", b.bin);
     // A FIFO as image: whoever opens it for reading lets a non-blocking writer
     // open succeed, which the watcher below detects (and so unblocks it).
@@ -344,14 +344,14 @@ TEST(GltfLoaderErrors, ImageFilesAreNeverOpened) {
 
 TEST(GltfLoaderErrors, UnsupportedRequiredExtensionsAreRefusedByName) {
     for (const char* ext : {"KHR_draco_mesh_compression", "EXT_meshopt_compression"}) {
-        Builder b = muscleFile(goodExtras());
+        Builder b = muscleFile(extrasWithContacts());
         b.doc["extensionsUsed"] = json::array({ext});
         b.doc["extensionsRequired"] = json::array({ext});
         std::string e = load(b.glb(), "ext.glb");
         EXPECT_TRUE(contains(e, "ext.glb: requires extension " + std::string(ext))) << e;
         EXPECT_TRUE(contains(e, "does not support")) << e;
     }
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     b.doc["extensionsRequired"] = json::array({"KHR_draco_mesh_compression"});
     EXPECT_TRUE(contains(load(b.glb(), "d.glb"), "(Draco)"));
     b.doc["extensionsRequired"] = json::array({"KHR_mesh_quantization"});
@@ -376,7 +376,7 @@ TEST(GltfLoaderErrors, SingularAndOutOfRangeTransformsAreRefused) {
         {"rotation", {0, 0, 0, 7}, "unit quaternion"},
     };
     for (const Case& c : cases) {
-        Builder b = muscleFile(goodExtras());
+        Builder b = muscleFile(extrasWithContacts());
         b.doc["nodes"][0].erase("translation");
         b.doc["nodes"][0][c.what] = c.value;
         std::string e = load(b.glb(), "node.glb");
@@ -384,7 +384,7 @@ TEST(GltfLoaderErrors, SingularAndOutOfRangeTransformsAreRefused) {
         EXPECT_TRUE(contains(e, c.expect)) << c.what << ": " << e;
     }
     // Children inheriting an extreme product of scales: the world transform.
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     b.doc["nodes"][0]["scale"] = {1e4, 1e4, 1e4};
     b.doc["nodes"][1]["scale"] = {1e4, 1e4, 1e4};
     std::string e = load(b.glb(), "world.glb");
@@ -416,14 +416,14 @@ TEST(GltfLoaderErrors, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
          "'angle_gain'"},
     };
     for (size_t i = 0; i < cases.size(); ++i) {
-        Builder b = muscleFile(goodExtras());
+        Builder b = muscleFile(extrasWithContacts());
         cases[i].edit(b);
         std::string e = load(b.glb(), "value.glb");
         EXPECT_TRUE(contains(e, "value.glb: ")) << i << ": " << e;
         EXPECT_TRUE(contains(e, cases[i].expect)) << i << ": " << e;
     }
     // Vertex positions far away (a bone mesh scaled hugely) are refused too.
-    Builder b = muscleFile(goodExtras());
+    Builder b = muscleFile(extrasWithContacts());
     std::vector<float> far = {0, 0, 0, 1e20f, 0, 0, 0, 1e20f, 0, 0, 0, 1e20f};
     int pos = b.floats(far, "VEC3", 3);
     b.doc["meshes"].push_back({{"primitives", {{{"attributes", {{"POSITION", pos}}}, {"indices", 1}}}}});
@@ -436,7 +436,7 @@ TEST(GltfLoaderErrors, PhysicalValuesAreCheckedAsTheFloatsTheyBecome) {
 // ---------------------------------------------------------------- messages
 
 TEST(GltfLoaderErrors, InwardWoundMuscleSaysSo) {
-    std::string e = load(muscleFile(goodExtras(), TetraMesh::Inward).glb(), "inward.glb");
+    std::string e = load(muscleFile(extrasWithContacts(), TetraMesh::Inward).glb(), "inward.glb");
     EXPECT_TRUE(contains(e, "inward.glb: node 2 'muscle'")) << e;
     EXPECT_TRUE(contains(e, "wound inwards") && contains(e, "flip the winding")) << e;
     EXPECT_FALSE(contains(e, "not a closed manifold")) << e;
@@ -444,7 +444,7 @@ TEST(GltfLoaderErrors, InwardWoundMuscleSaysSo) {
 
 TEST(GltfLoaderErrors, InternalStructureErrorsArePrefixedOnce) {
     Scene s;
-    ASSERT_EQ(loadGltfSceneFromMemory(muscleFile(goodExtras()).glb(), "m.glb", ".", s), "");
+    ASSERT_EQ(loadGltfSceneFromMemory(muscleFile(extrasWithContacts()).glb(), "m.glb", ".", s), "");
     sim::SceneDesc d = s.desc;
     d.muscles[0].insertion_sets = {{0}};  // vertex 0 is also the origin
     sim::World w;

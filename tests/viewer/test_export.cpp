@@ -21,15 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
 
 test::CliResult shell(const std::string& cmd) {
     const std::string log = test::tempPath("export_shell.log");
     const int status = std::system((cmd + " > " + log + " 2>&1").c_str());
-    std::string out = slurp(log);
+    std::string out = test::readFile(log);
     std::remove(log.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
 }
@@ -101,7 +97,7 @@ TEST(Export, BakesInTheBackgroundWhileTheViewerDraws) {
     // After the muscles, the drawn skin that wraps them (sim/skin_wrap.h).
     total += d.sim().world().envelope.rest.size();
     for (int f = 0; f < 20; ++f) ASSERT_TRUE(d.step().ok);
-    const std::string pc2 = slurp(out);
+    const std::string pc2 = test::readFile(out);
     ASSERT_EQ(pc2.size(), 32 + 20 * total * 12);
     size_t at = 32 + 19 * total * 12;
     for (const auto& m : d.sim().world().muscles) {

@@ -15,16 +15,11 @@
 
 namespace {
 
-std::vector<uint8_t> slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
 TEST(GltfTextures, ATexturedQuadShowsItsTexturesColoursInAScreenshot) {
     const auto dir = gltf_test::tempDir("texview");
     const std::vector<uint8_t> rgba = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
     ASSERT_EQ(engine::render::writePng((dir / "checker.png").string(), 2, 2, rgba), "");
-    gltf_test::writeFile(dir / "quad.gltf", gltf_test::texturedQuad("checker.png", slurp((dir / "checker.png").string())).gltf());
+    gltf_test::writeFile(dir / "quad.gltf", gltf_test::texturedQuad("checker.png", gltf_test::readFile((dir / "checker.png").string())).gltf());
     // Straight at the quad (the eye on +z), the UI hidden.
     gltf_test::writeFile(dir / "front.json",
                          std::string(R"({"ui": false, "camera": {"target": [0, 0, 0], "distance": 3.2, "yaw": 0, "pitch": 0}})"));
@@ -33,7 +28,7 @@ TEST(GltfTextures, ATexturedQuadShowsItsTexturesColoursInAScreenshot) {
                           (dir / "front.json").string() + " --screenshot " + shot);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     engine::DecodedImage im;
-    const std::vector<uint8_t> png = slurp(shot);
+    const std::vector<uint8_t> png = gltf_test::readFile(shot);
     ASSERT_EQ(engine::decodeImage(png, im), "");
     ASSERT_EQ(im.width, 400);
     // The middle of each quarter of the quad (it covers about the middle

@@ -15,10 +15,6 @@ namespace {
 
 std::string asset(const std::string& file) { return std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/" + file; }
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
 
 TEST(HeadlessView, TheSameSettingsGiveTheSameImageBytes) {
     const std::string a = test::tempPath("a.png"), b = test::tempPath("b.png");
@@ -27,7 +23,7 @@ TEST(HeadlessView, TheSameSettingsGiveTheSameImageBytes) {
     ASSERT_EQ(r1.exit_code, 0) << r1.output;
     auto r2 = test::runCli(args + b);
     ASSERT_EQ(r2.exit_code, 0) << r2.output;
-    const std::string pa = slurp(a), pb = slurp(b);
+    const std::string pa = test::readFile(a), pb = test::readFile(b);
     EXPECT_GT(pa.size(), 1000u);
     EXPECT_TRUE(pa == pb) << "two headless screenshots of the same run differ";
     EXPECT_NE(r1.output.find("frames 12 "), std::string::npos) << r1.output;
@@ -46,7 +42,7 @@ TEST(HeadlessView, JsonReportMatchesRun) {
         ASSERT_EQ(rv.exit_code, 0) << rv.output;
         auto rr = test::runCli("run --scene " + scene + " --frames 10 --quiet --json " + r);
         ASSERT_EQ(rr.exit_code, 0) << rr.output;
-        auto jv = nlohmann::json::parse(slurp(v)), jr = nlohmann::json::parse(slurp(r));
+        auto jv = nlohmann::json::parse(test::readFile(v)), jr = nlohmann::json::parse(test::readFile(r));
         EXPECT_EQ(jv["frames"], 10);
         EXPECT_EQ(jv["final"]["positions_hash"], jr["final"]["positions_hash"]);
         EXPECT_EQ(jv["muscles"], jr["muscles"]);
@@ -87,7 +83,7 @@ TEST(HeadlessView, RealtimePacesTheSimAndKeepsTheSameFrames) {
     EXPECT_GE(seconds, 2.95) << "90 frames at 30 per second";
     EXPECT_NE(paced.output.find("(real time)"), std::string::npos) << paced.output;
     EXPECT_NE(flat.output.find("(flat out)"), std::string::npos) << flat.output;
-    auto jp = nlohmann::json::parse(slurp(a)), jf = nlohmann::json::parse(slurp(b));
+    auto jp = nlohmann::json::parse(test::readFile(a)), jf = nlohmann::json::parse(test::readFile(b));
     EXPECT_EQ(jp["render"]["sim_pace"], "real time");
     EXPECT_EQ(jf["render"]["sim_pace"], "flat out");
     EXPECT_EQ(jp["final"]["positions_hash"], jf["final"]["positions_hash"]) << "pacing changed the simulation";
