@@ -13,7 +13,7 @@ namespace sim {
 
 namespace {
 
-constexpr uint32_t kNone = ~0u;
+constexpr uint32_t kNoTriangle = ~0u;
 // A walk that has not settled after this many steps stops where it is: a
 // vertex moves a few triangles between two substeps, and a bound keeps a
 // pathological mesh from costing more than a fixed amount per vertex.
@@ -174,20 +174,20 @@ uint32_t EnvelopeGrid::closest(glm::vec3 p, ClosestPoint& out, uint32_t muscle) 
 
 uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out, bool& proven, uint32_t muscle) const {
     proven = false;
-    uint32_t best = kNone;
+    uint32_t best = kNoTriangle;
     if (keys_.empty() || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return best;
     float best_d2 = 0.0f;
     auto consider = [&](uint32_t k) {
         if (!e_.holds(muscle, k)) return;
         // Its bounding sphere farther than the best: it cannot be closer
         // (the margin keeps a rounding from skipping an equal one).
-        if (best != kNone) {
+        if (best != kNoTriangle) {
             const float lower = glm::length(glm::vec3(spheres_[k]) - p) - spheres_[k].w;
             if (lower > 0.0f && lower * lower > best_d2 * 1.0001f + 1e-12f) return;
         }
         TriFeature f;
         const float d2 = distance2To(e_, V_, k, p, f);
-        if (best == kNone || d2 < best_d2 || (d2 == best_d2 && k < best)) {
+        if (best == kNoTriangle || d2 < best_d2 || (d2 == best_d2 && k < best)) {
             best = k;
             best_d2 = d2;
         }
@@ -223,11 +223,11 @@ uint32_t EnvelopeGrid::closestWithin(glm::vec3 p, int shells, ClosestPoint& out,
                     for (uint32_t n = 0; n < count && tris; ++n) consider(tris[n]);
                 }
         const float reach = inner + float(r) * cell_;
-        if (best != kNone && best_d2 <= reach * reach) return finish(true);
+        if (best != kNoTriangle && best_d2 <= reach * reach) return finish(true);
     }
-    if (shells >= 0) return best == kNone ? best : finish(false);
+    if (shells >= 0) return best == kNoTriangle ? best : finish(false);
     for (uint32_t k = 0; k < e_.triangles.size(); ++k) consider(k);
-    return best == kNone ? best : finish(true);
+    return best == kNoTriangle ? best : finish(true);
 }
 
 ClosestPoint envelopeClosestOn(const Envelope& e, const std::vector<glm::vec3>& V, uint32_t t, glm::vec3 p,
@@ -252,7 +252,7 @@ ClosestPoint envelopeClosestOn(const Envelope& e, const std::vector<glm::vec3>& 
         case TriFeature::EdgeCA: {
             const int edge = feature == TriFeature::EdgeAB ? 0 : feature == TriFeature::EdgeBC ? 1 : 2;
             const uint32_t u = e.across[t][edge];
-            if (u != kNone) pseudo += faceNormal(V, e.triangles[u]);
+            if (u != kNoTriangle) pseudo += faceNormal(V, e.triangles[u]);
             break;
         }
         case TriFeature::VertexA: pseudo = vertexPseudoNormal(e, V, tri.x); break;
@@ -274,14 +274,14 @@ uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32
         // The triangles that may hold a closer point: across the edge, or
         // around the vertex, the closest point lies on. The walk moves only
         // to a strictly closer one (lowest index among equals).
-        uint32_t best = kNone;
+        uint32_t best = kNoTriangle;
         float best_d2 = d2;
         TriFeature best_f = f;
         auto consider = [&](uint32_t u) {
-            if (u == kNone || u == t || !e.holds(muscle, u)) return;
+            if (u == kNoTriangle || u == t || !e.holds(muscle, u)) return;
             TriFeature fu;
             const float du = distance2To(e, V, u, p, fu);
-            if (du < best_d2 || (du == best_d2 && best != kNone && u < best)) {
+            if (du < best_d2 || (du == best_d2 && best != kNoTriangle && u < best)) {
                 best = u;
                 best_d2 = du;
                 best_f = fu;
@@ -297,7 +297,7 @@ uint32_t envelopeWalk(const Envelope& e, const std::vector<glm::vec3>& V, uint32
                 for (uint32_t k = e.ring_begin[v]; k < e.ring_begin[v + 1]; ++k) consider(e.ring[k]);
             }
         }
-        if (best == kNone) break;
+        if (best == kNoTriangle) break;
         t = best;
         d2 = best_d2;
         f = best_f;
@@ -338,7 +338,7 @@ std::string buildEnvelopeGeometry(const EnvelopeDesc& desc, Envelope& e) {
     }
     // Across each edge: the other triangle holding the same two vertices
     // (the lowest-indexed one where a non-manifold edge has several).
-    e.across.assign(nt, glm::uvec3(kNone));
+    e.across.assign(nt, glm::uvec3(kNoTriangle));
     for (uint32_t k = 0; k < nt; ++k)
         for (int c = 0; c < 3; ++c) {
             const uint32_t a = e.triangles[k][c], b = e.triangles[k][(c + 1) % 3];
@@ -410,14 +410,14 @@ std::string buildEnvelope(const EnvelopeDesc& desc, World& w) {
             ClosestPoint c;
             bool proven = false;
             uint32_t t = grid.closestWithin(p, 1, c, proven, mi);
-            if (t == kNone) t = grid.closest(p, c, mi);
-            if (t == kNone) continue;
+            if (t == kNoTriangle) t = grid.closest(p, c, mi);
+            if (t == kNoTriangle) continue;
             if (!proven) {
                 t = envelopeWalk(e, e.rest, t, p, c, mi);
                 ClosestPoint exact;
                 if (c.signed_distance > -kNearSkin) {
                     const uint32_t u = grid.closestWithin(p, kExactShells, exact, proven, mi);
-                    if (u != kNone && proven) t = u, c = exact;
+                    if (u != kNoTriangle && proven) t = u, c = exact;
                 }
             }
             // Deep vertices are held in by the muscles over them; binding
@@ -444,13 +444,13 @@ uint32_t locateOnEnvelope(const Envelope& e, const std::vector<glm::vec3>& V, co
     // A bound vertex's walk first: deep inside, its answer stands (its side
     // is not in doubt so far in). Near the skin or outside it, and for every
     // unbound vertex, the exact closest point (a walk may rest on a fold).
-    uint32_t t = kNone;
+    uint32_t t = kNoTriangle;
     if (bound >= 0) t = envelopeWalk(e, V, uint32_t(bound), p, c);
     if (bound < 0 || c.signed_distance > -kNearSkin) {
         bool proven = false;
         t = grid.closestWithin(p, kExactShells, c, proven);
         // Nothing proven within the shells: deep in, or far out.
-        if (t == kNone || (!proven && c.signed_distance > -kNearSkin)) t = grid.closest(p, c);
+        if (t == kNoTriangle || (!proven && c.signed_distance > -kNearSkin)) t = grid.closest(p, c);
     }
     return t;
 }

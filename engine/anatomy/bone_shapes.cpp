@@ -18,7 +18,7 @@ namespace engine {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979323846f;
+constexpr float kPiF = 3.14159265358979323846f;
 
 // ------------------------------------------------------------ primitives
 
@@ -767,7 +767,7 @@ void torso(Field& f, const BoneShapeInput& b) {
         const int k = std::abs(sk) - 1;
         const float s = sk < 0 ? -1.0f : 1.0f;
         const float a = a_k[k] * scale, bb = b_k[k] * scale, drop = drop_k[k] * scale, x0 = std::fabs(root.x - T.x);
-        float th_end = k == 10 ? 2.0f : (k == 11 ? 1.6f : kPi - std::asin(std::clamp((xend_k[k] * scale - x0) / a, 0.0f, 1.0f)));
+        float th_end = k == 10 ? 2.0f : (k == 11 ? 1.6f : kPiF - std::asin(std::clamp((xend_k[k] * scale - x0) / a, 0.0f, 1.0f)));
         std::vector<glm::vec3> pts;
         std::vector<float> rad;
         const int n = 14;

@@ -8,7 +8,7 @@
 namespace engine {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kLoftPi = 3.14159265358979323846;
 
 glm::dvec3 catmull(const glm::dvec3& p0, const glm::dvec3& p1, const glm::dvec3& p2, const glm::dvec3& p3, double t) {
     double t2 = t * t, t3 = t2 * t;
@@ -41,7 +41,7 @@ std::vector<Frame> frames(const std::vector<glm::vec3>& st, glm::vec3 width_dir)
 float profile(const LoftShape& s, double u) {
     const double end = u < 0.5 ? s.tendon_origin : s.tendon_insertion;
     const double rt = (end >= 0.0 ? end : s.tendon) * s.r_max;
-    return float(rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kPi * u)), double(s.power)));
+    return float(rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kLoftPi * u)), double(s.power)));
 }
 
 glm::vec3 ringPoint(const Frame& f, double r, double ellipse, double theta) {
@@ -84,7 +84,7 @@ uint32_t addVertex(MeshData& m, glm::vec3 p, glm::ivec2 st = glm::ivec2(-1)) {
 
 std::vector<uint32_t> addRing(MeshData& m, const Frame& f, double r, double ellipse, int segs, glm::ivec2 st) {
     std::vector<uint32_t> ring;
-    for (int j = 0; j < segs; ++j) ring.push_back(addVertex(m, ringPoint(f, r, ellipse, 2.0 * kPi * j / segs), st));
+    for (int j = 0; j < segs; ++j) ring.push_back(addVertex(m, ringPoint(f, r, ellipse, 2.0 * kLoftPi * j / segs), st));
     return ring;
 }
 
@@ -170,7 +170,7 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
     std::vector<Frame> bf = frames(bst, sep);
     auto bellyR = [&](double u) {  // from r_max at the merge down to the tendon
         double rt = s.tendon * s.r_max;
-        return rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kPi * (0.5 + 0.5 * u))), double(s.power));
+        return rt + (s.r_max - rt) * std::pow(std::max(0.0, std::sin(kLoftPi * (0.5 + 0.5 * u))), double(s.power));
     };
     std::vector<AxisStation> belly_chain;
     std::vector<std::vector<uint32_t>> rings;
@@ -180,7 +180,7 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
         // the insertion, where a biceps is thickest, and the heads little
         // (they begin as tendons).
         const double u = double(k) / (s.rings + 1);
-        belly_chain.push_back(station(bf[size_t(k)], r, s.ellipse, std::pow(std::sin(kPi * (0.15 + 0.85 * u)), 0.8)));
+        belly_chain.push_back(station(bf[size_t(k)], r, s.ellipse, std::pow(std::sin(kLoftPi * (0.15 + 0.85 * u)), 0.8)));
         rings.push_back(addRing(m, bf[size_t(k)], r, s.ellipse, S, {0, k}));
     }
     belly_chain.push_back(station(bf.back(), 0.0, s.ellipse, 0.0));
@@ -214,7 +214,7 @@ MeshData loftTwoHeaded(const std::vector<glm::vec3>& head_a, const std::vector<g
         std::vector<AxisStation> head_chain{station(hf[0], 0.0, s.ellipse, 0.0)};
         for (int k = 1; k <= head_rings; ++k) {
             const double u = double(k) / (head_rings + 1);
-            const double r = rt + (r_head - rt) * std::pow(std::sin(0.5 * kPi * u), double(s.power));
+            const double r = rt + (r_head - rt) * std::pow(std::sin(0.5 * kLoftPi * u), double(s.power));
             const double blend = std::clamp((u - 0.55) / 0.45, 0.0, 1.0);
             const double b = blend * blend * (3.0 - 2.0 * blend);
             const Frame& f = hf[size_t(k)];

@@ -12,7 +12,7 @@ namespace engine {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979323846f;
+constexpr float kPiF = 3.14159265358979323846f;
 
 glm::vec3 safeNormalize(glm::vec3 v, glm::vec3 fallback) {
     const float len = glm::length(v);
@@ -52,7 +52,7 @@ MeshData lathe(glm::vec3 pole_a, const std::vector<Ring>& rings, glm::vec3 pole_
     for (const Ring& r : rings) {
         const glm::vec3 b = glm::cross(r.tangent, r.normal);
         for (int j = 0; j < segments; ++j) {
-            const float phi = 2.0f * kPi * static_cast<float>(j) / static_cast<float>(segments);
+            const float phi = 2.0f * kPiF * static_cast<float>(j) / static_cast<float>(segments);
             m.vertices.push_back(r.center + r.r_normal * std::cos(phi) * r.normal +
                                  r.r_binormal * std::sin(phi) * b);
         }
@@ -215,7 +215,7 @@ MeshData makeOval(glm::vec3 center, glm::vec3 axis, float half_length, float rad
     rs.reserve(static_cast<size_t>(rings));
     for (int i = 1; i <= rings; ++i) {
         // Uniform in latitude: rings crowd near the tips where curvature is high.
-        const float th = kPi * static_cast<float>(i) / static_cast<float>(rings + 1);
+        const float th = kPiF * static_cast<float>(i) / static_cast<float>(rings + 1);
         const float r = radius * std::sin(th);
         rs.push_back({center - t * (half_length * std::cos(th)), t, n, r, r});
     }
@@ -296,7 +296,7 @@ MeshData makeFusiform(const std::vector<glm::vec3>& path, float r_max, float r_t
         // Parallel transport: remove the new tangent's component from the last
         // normal, so the section does not twist along a bent path.
         const glm::vec3 n = safeNormalize(n_prev - glm::dot(n_prev, t) * t, perpendicular(t));
-        const float r = r_tendon + (r_max - r_tendon) * std::pow(std::sin(kPi * u), power);
+        const float r = r_tendon + (r_max - r_tendon) * std::pow(std::sin(kPiF * u), power);
         rs.push_back({curve.at(u * len), t, n, r, r * ellipse});
         t_prev = t;
         n_prev = n;
@@ -308,11 +308,11 @@ MeshData makeTwoHeaded(glm::vec3 head_a, glm::vec3 head_b, glm::vec3 merge, glm:
                        float r_belly, float cell) {
     // Tendon ends must stay a few cells thick or the grid cannot resolve them.
     const float r_tip = std::max(0.45f * r_head, 1.2f * cell);
-    auto head_radius = [&](float t) { return r_tip + (r_head - r_tip) * std::pow(std::sin(0.5f * kPi * t), 0.8f); };
+    auto head_radius = [&](float t) { return r_tip + (r_head - r_tip) * std::pow(std::sin(0.5f * kPiF * t), 0.8f); };
     // Belly from the merge to the insertion: widest about a third of the way
     // down, tapering to a tendon at the insertion.
     auto belly_radius = [&](float t) {
-        return r_tip + (r_belly - r_tip) * std::pow(std::sin(kPi * (0.3f + 0.7f * t)), 0.8f);
+        return r_tip + (r_belly - r_tip) * std::pow(std::sin(kPiF * (0.3f + 0.7f * t)), 0.8f);
     };
     auto field = [&](glm::vec3 p) {
         const float a = taperedCapsule(p, head_a, merge, head_radius);

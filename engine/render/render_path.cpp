@@ -8,14 +8,14 @@
 namespace engine::render {
 
 namespace {
-constexpr std::array<std::string_view, 3> kNames = {"auto", "on", "off"};
+constexpr std::array<std::string_view, 3> kFastRenderNames = {"auto", "on", "off"};
 }
 
-std::string_view fastRenderName(FastRender f) { return kNames[static_cast<size_t>(f)]; }
+std::string_view fastRenderName(FastRender f) { return kFastRenderNames[static_cast<size_t>(f)]; }
 
 std::optional<FastRender> parseFastRender(std::string_view name) {
-    for (size_t i = 0; i < kNames.size(); ++i)
-        if (kNames[i] == name) return static_cast<FastRender>(i);
+    for (size_t i = 0; i < kFastRenderNames.size(); ++i)
+        if (kFastRenderNames[i] == name) return static_cast<FastRender>(i);
     return std::nullopt;
 }
 

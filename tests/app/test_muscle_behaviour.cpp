@@ -24,7 +24,7 @@ Shape shapeOf(const sim::Simulation& s, size_t m = 0) {
 }
 
 // One solver thread: ctest runs two test processes on the two cores.
-void load(app::SceneDriver& d, const std::string& scene, sim::SolverParams p = {}) {
+void loadWithParams(app::SceneDriver& d, const std::string& scene, sim::SolverParams p = {}) {
     if (p.threads == 0) p.threads = 1;
     ASSERT_EQ(d.load(scene), "");
     ASSERT_EQ(d.setParams(p), "");
@@ -36,7 +36,7 @@ void runFrames(app::SceneDriver& d, int frames) {
 
 TEST(MuscleBehaviour, ActivationShortensAndKeepsVolume) {
     app::SceneDriver d;
-    load(d, "builtin:t1");
+    loadWithParams(d, "builtin:t1");
     d.setActivationSource({app::ActivationSource::Kind::Constant, 0.5f});
     runFrames(d, 90);
     Shape s = shapeOf(d.sim());
@@ -46,7 +46,7 @@ TEST(MuscleBehaviour, ActivationShortensAndKeepsVolume) {
 
 TEST(MuscleBehaviour, OverpressureSwellsTheActivatedMuscle) {
     app::SceneDriver d;
-    load(d, "builtin:t1");
+    loadWithParams(d, "builtin:t1");
     d.setActivationSource({app::ActivationSource::Kind::Constant, 0.5f});
     d.setOverpressure(0.3f);
     runFrames(d, 90);
@@ -55,7 +55,7 @@ TEST(MuscleBehaviour, OverpressureSwellsTheActivatedMuscle) {
 
 TEST(MuscleBehaviour, RelaxingReturnsToRest) {
     app::SceneDriver d;
-    load(d, "builtin:t1");
+    loadWithParams(d, "builtin:t1");
     d.setActivationSource({app::ActivationSource::Kind::Constant, 0.5f});
     runFrames(d, 60);
     ASSERT_LT(shapeOf(d.sim()).length_ratio, 0.85);
@@ -104,7 +104,7 @@ TEST(MuscleBehaviour, PbdElongationDependsOnIterations) {
 TEST(MuscleBehaviour, AttachmentsHoldExactlyAfterEveryStep) {
     for (const char* scene : {"builtin:t1", "builtin:p1", "builtin:p2", "builtin:hang"}) {
         app::SceneDriver d;
-        load(d, scene);
+        loadWithParams(d, scene);
         d.setActivationSource({app::ActivationSource::Kind::Ramp, 1.0f});
         for (int f = 0; f < 60; ++f) {
             ASSERT_TRUE(d.step().ok);
@@ -119,7 +119,7 @@ TEST(MuscleBehaviour, SameSceneTwiceGivesTheSameBits) {
         uint64_t h[2];
         for (int run = 0; run < 2; ++run) {
             app::SceneDriver d;
-            load(d, scene);
+            loadWithParams(d, scene);
             d.setActivationSource({app::ActivationSource::Kind::Ramp, 1.0f});
             runFrames(d, 40);
             h[run] = d.sim().positionsHash();
@@ -130,7 +130,7 @@ TEST(MuscleBehaviour, SameSceneTwiceGivesTheSameBits) {
 
 TEST(MuscleBehaviour, PlaneStopsTheSwollenMuscle) {
     app::SceneDriver d;
-    load(d, "builtin:p1");
+    loadWithParams(d, "builtin:p1");
     d.setOverpressure(1.0f);
     d.setActivationSource({app::ActivationSource::Kind::Constant, 0.6f});
     runFrames(d, 60);
@@ -141,7 +141,7 @@ TEST(MuscleBehaviour, PlaneStopsTheSwollenMuscle) {
 
 TEST(MuscleBehaviour, NanGuardRestoresTheLastGoodState) {
     app::SceneDriver d;
-    load(d, "builtin:t1");
+    loadWithParams(d, "builtin:t1");
     runFrames(d, 5);
     uint64_t before = d.sim().positionsHash();
     // Poison one free particle's velocity: the step must be undone and reported.
@@ -164,7 +164,7 @@ TEST(MuscleBehaviour, NanGuardRestoresTheLastGoodState) {
 // not the contacts the undone step found (it read 9.8e8 m).
 TEST(MuscleBehaviour, NanGuardResidualDescribesTheRestoredState) {
     app::SceneDriver d;
-    load(d, "builtin:p2");  // an oval and a cube in contact, over a plane
+    loadWithParams(d, "builtin:p2");  // an oval and a cube in contact, over a plane
     runFrames(d, 10);
     const float before = d.sim().residuals().max();
     auto& P = d.sim().mutableWorld().particles;
