@@ -32,7 +32,7 @@ void load(app::SceneDriver& d, const std::string& scene, sim::SolverParams p = {
 
 // T5, a full flexion and back (150 frames = 5 s; the elbow flexes 130° over
 // the first 2 s): sensor-driven biceps activation rises with flexion, no
-// attachment leaves its bone, the elbow flexors' volumes stay within their
+// attachment leaves its bone, no vertex enters a bone, the elbow flexors' volumes stay within their
 // overpressure bound 1 + κ·a (κ = 0.2 here) with 2% slack, and every
 // muscle's between 0.9 and 1.3 of rest. (The brachioradialis, pressed by the
 // skin's folding crease, reaches 1.7% past its bound: docs/lab/fascia-envelope.md.)
@@ -48,9 +48,13 @@ TEST(ArmScenes, T5FlexionActivatesTheBicepsAndKeepsVolumes) {
     std::vector<double> biceps_length, brachialis_length, triceps_length[3];
     double min_ratio = 1.0, max_ratio = 1.0, max_excess = 0.0;
     std::string worst_low, worst_high;
+    float worst_penetration = 0.0f;
+    int worst_frame = -1;
     for (int f = 0; f < 150; ++f) {
         ASSERT_TRUE(d.step().ok) << "frame " << f;
         ASSERT_LT(s.residuals().attachment, 1e-5f) << "frame " << f;
+        const float pen = s.bonePenetration().depth;
+        if (pen > worst_penetration) worst_penetration = pen, worst_frame = f;
         const auto stats = s.muscleStats();
         biceps_activation.push_back(stats[biceps].activation);
         biceps_length.push_back(double(stats[biceps].length / stats[biceps].rest_length));
@@ -79,7 +83,10 @@ TEST(ArmScenes, T5FlexionActivatesTheBicepsAndKeepsVolumes) {
     EXPECT_GT(min_ratio, 0.9) << worst_low;
     EXPECT_LT(max_ratio, 1.3);
     EXPECT_LE(max_excess, 0.0) << worst_high;
-    EXPECT_LT(s.bonePenetration().depth, 0.002f);
+    // No vertex more than 1 mm past the contact radius inside a bone at any
+    // frame (at full flexion the skin carried a brachioradialis vertex 23 mm
+    // in one frame, 5.7 mm into the humerus, before sim/bone_catch.h).
+    EXPECT_LE(worst_penetration, 0.001f) << "frame " << worst_frame;
 }
 
 // Sliding connections layer a muscle on the outside of its bone: none is set
