@@ -70,7 +70,6 @@ private:
     std::vector<glm::vec3> body_vertices_;  // per body mesh: its vertices at `curr`, concatenated
     std::vector<uint32_t> body_first_;      // per body: its first in body_vertices_
     std::vector<uint32_t> tri_begin_, tri_of_;  // particle → its surface triangles (CSR over particles)
-    float cell_ = 0.01f;
     uint32_t mask_ = 0;
 };
 
