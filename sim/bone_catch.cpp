@@ -16,7 +16,7 @@ size_t catchBoneCapsules(World& w) {
             const Body& b = w.bodies[size_t(t.index)];
             // Bone meshes keep the search's planes (their exact inside test
             // costs a ray over every triangle).
-            if (!(b.capsule_radius > 0.0f) || !b.triangles.empty()) continue;
+            if (!b.collidesAsCapsule()) continue;
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 if (P.w[i] == 0.0f || b.capsuleAxisFartherThan(P.p[i], b.capsule_radius)) continue;
                 const ClosestPoint c = closestOnBodyCapsule(P.p[i], b);

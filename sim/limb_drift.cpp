@@ -81,7 +81,7 @@ float LimbDrift::nearest(const World& w, const std::vector<glm::vec3>& X, const 
     // Bone capsules, exactly.
     for (size_t k = 0; k < w.bodies.size(); ++k) {
         const Body& b = w.bodies[k];
-        if (!b.triangles.empty() || !(b.capsule_radius > 0.0f)) continue;
+        if (!b.collidesAsCapsule()) continue;
         const glm::vec3 a = glm::vec3(T[k] * glm::vec4(b.capsule_a, 1.0f));
         const glm::vec3 c = glm::vec3(T[k] * glm::vec4(b.capsule_b, 1.0f));
         best = std::min(best, std::max(0.0f, glm::length(p - closestOnSegment(p, a, c)) - b.capsule_radius));

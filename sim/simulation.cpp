@@ -561,7 +561,7 @@ Simulation::BonePenetration Simulation::bonePenetration() const {
         for (const TargetDesc& t : m.contact_targets) {
             if (t.kind != TargetDesc::Kind::Body) continue;
             const Body& b = W.bodies[size_t(t.index)];
-            if (!(b.capsule_radius > 0.0f) || !b.triangles.empty()) continue;
+            if (!b.collidesAsCapsule()) continue;
             for (uint32_t i = m.first; i < m.first + m.surface_count; ++i) {
                 if (W.particles.w[i] == 0.0f) continue;
                 const ClosestPoint q = closestOnBodyCapsule(X[i], b);

@@ -72,6 +72,8 @@ struct Body {
     std::vector<glm::uvec3> triangles;
     glm::vec3 capsule_a{0.0f}, capsule_b{0.0f};
     float capsule_radius = 0.0f;
+    // Collides as its capsule: no mesh, and a radius (a NaN one is none).
+    bool collidesAsCapsule() const { return triangles.empty() && capsule_radius > 0.0f; }
     // The capsule's ends in the `now` transform: the contact projections ask
     // for them at every iteration, so they are placed once per substep.
     glm::vec3 capsule_now_a{0.0f}, capsule_now_b{0.0f};
