@@ -20,9 +20,11 @@ void drawLegend(PanelContext& c) {
     const bool glow = c.state.render.overlay(Overlay::Glow);
     if (groups && !field) return;
     if (!field && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
-    // The free area's bottom-right corner (over the view, clear of the panels).
+    // The free area's top-right corner: clear of the panels, and of the
+    // figure, which stands on the ground at the bottom of the view (at the
+    // bottom-right the bar covered T7's feet).
     const ViewerState::Area& area = c.state.free_area;
-    ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.bottom - 12.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.top + 12.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;

@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include "app/viewer/panel_text.h"
 #include "app/viewer/panels.h"
 
 namespace app::viewer {
@@ -19,8 +20,11 @@ void numericSlider(PanelContext& c, const sim::NumericParam& np) {
     ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w));
     if (np.integer) {
         int iv = int(v);
-        int hi = int(std::min(np.max, std::string(np.name) == "threads" ? 64.0 : 200.0));
-        changed = ImGui::SliderInt(np.name, &iv, int(np.min), hi, "%d",
+        const bool threads = std::string(np.name) == "threads";
+        int hi = int(std::min(np.max, threads ? 64.0 : 200.0));
+        // ImGui formats the value with this text: no '%' in it but the one asked for.
+        const std::string text = threads ? threadsSliderText(iv, c.frame.threads) : "%d";
+        changed = ImGui::SliderInt(np.name, &iv, int(np.min), hi, text.c_str(),
                                    hi > 100 ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
         v = iv;
     } else {
@@ -73,7 +77,8 @@ void drawSolverPanel(PanelContext& c) {
     if (const SceneInfo* info = c.frame.scene.get()) {
         const auto& k = info->counts;
         // Wrapped: the panel is narrower than these lines.
-        ImGui::TextWrapped("colours %d   vertices %zu   branch points %zu", info->colors, info->vertices, info->branch_points);
+        if (solverColours(p.solver)) ImGui::Text("colours %d", info->colors);
+        ImGui::Text("vertices %zu   branch points %zu", info->vertices, info->branch_points);
         ImGui::TextWrapped("constraints %zu: fibre %zu, structure %zu, volume %zu, attachment %zu, plane %zu, "
                            "contact %zu, sliding %zu",
                            k.total(), k.fiber, k.structure, k.volume, k.attachment, k.plane, k.contact, k.sliding);

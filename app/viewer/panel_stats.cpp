@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "app/viewer/panel_text.h"
 #include "app/viewer/panels.h"
 #include "app/viewer/plot.h"
 #include "engine/render/colormap.h"
@@ -153,15 +154,18 @@ void drawStatsPanel(PanelContext& c) {
         ImGui::TextDisabled(record ? "residual per iteration: waiting for the next step" : "residual per iteration: off");
     }
     const auto& r = f.residuals;
-    ImGui::TextWrapped("residual: dist %.2e m  vol %.2e  pen %.2e m  att %.2e m", double(r.distance), double(r.volume_rel),
-                double(r.penetration), double(r.attachment));
+    for (const std::string& line : residualLines(r)) ImGui::TextUnformatted(line.c_str());
     ImGui::Separator();
     ImGui::Text("build %s   threads %d   cached frames %zu", engine::buildType(), f.threads, f.cached_frames);
-    ImGui::TextWrapped("GL %s: %s render path", c.renderer.glRenderer().c_str(),
-                       c.renderer.lastPath().fast ? "fast" : "full");
-    if (const SceneInfo* info = f.scene.get())
-        ImGui::TextWrapped("vertices %zu  branch pts %zu  constraints %zu  colours %d", info->vertices, info->branch_points,
-                    info->counts.total(), info->colors);
+    ImGui::TextWrapped("GL %s", c.renderer.glRenderer().c_str());
+    ImGui::Text("render path %s", c.renderer.lastPath().fast ? "fast" : "full");
+    if (const SceneInfo* info = f.scene.get()) {
+        ImGui::Text("vertices %zu  branch pts %zu", info->vertices, info->branch_points);
+        if (solverColours(c.state.controls.params.solver))
+            ImGui::Text("constraints %zu  colours %d", info->counts.total(), info->colors);
+        else
+            ImGui::Text("constraints %zu", info->counts.total());
+    }
     ImGui::Text("contacts now %zu", f.contact_p.size());
     if (ImGui::TreeNode("muscle stats")) {
         for (const auto& m : f.muscle_stats)

@@ -51,7 +51,7 @@ std::string Viewer::init() {
     // sim as the window does (--realtime: measuring what a presenter sees).
     if (opt_.frames > 0 && !opt_.realtime) state_.controls.unthrottled = true;
     state_.ui_visible = opt_.ui;
-    applyFastRenderOption();
+    applyFastRenderOption(true);
     preset_pending_ = !opt_.preset.empty();
     sim_.setControls(state_.controls);
     sim_.start();
@@ -64,7 +64,8 @@ std::string Viewer::init() {
     return {};
 }
 
-void Viewer::applyFastRenderOption() {
+void Viewer::applyFastRenderOption(bool at_start) {
+    if (at_start && opt_.fast_render.empty() && !opt_.record.empty()) actions_.setFastRender(engine::render::FastRender::Off);
     if (auto f = engine::render::parseFastRender(opt_.fast_render)) actions_.setFastRender(*f);
 }
 
@@ -91,7 +92,7 @@ void Viewer::takeSimFrame() {
         if (preset_pending_) {
             preset_pending_ = false;
             auto e = actions_.loadPreset(opt_.preset);
-            applyFastRenderOption();  // the command line wins over the preset
+            applyFastRenderOption(false);  // the command line wins over the preset
             if (!e.empty()) {
                 state_.status = e;
                 if (opt_.frames > 0)

@@ -64,8 +64,10 @@ private:
     void takeSimFrame();
     void drawUi(const SimFrame& f);
     void handleDrag(double dx, double dy, int button, int mods);
-    // --fast-render, when given, over the default or a preset.
-    void applyFastRenderOption();
+    // --fast-render, when given, over the default or a preset. At the start
+    // only: a recording (--record) without it is drawn on the full path (a
+    // video is what people keep; the fast path is for interaction).
+    void applyFastRenderOption(bool at_start);
     // How a headless run paced its sim: "flat out", or "real time" (--realtime).
     const char* simPace() const;
     std::string addRenderReport(const std::string& path, double fps) const;

@@ -38,9 +38,18 @@ TEST(Record, SixtyFramesGiveSixtyVideoFramesAtTheRequestedSize) {
     ASSERT_FALSE(scene.empty()) << "assets/scenes/t5-*.glb missing (msxpbd gen)";
     const std::string out = test::tempPath("record.mp4");
     std::remove(out.c_str());
-    auto r = test::runCli("view --scene " + scene + " --frames 60 --width 320 --height 180 --record " + out);
+    const std::string report = test::tempPath("record.json");
+    auto r = test::runCli("view --scene " + scene + " --frames 60 --width 320 --height 180 --record " + out +
+                          " --json " + report);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("60 frames"), std::string::npos) << r.output;
+    // A video is drawn at full quality unless --fast-render says otherwise
+    // (under Xvfb's llvmpipe "auto" would take the fast path).
+    std::ifstream in(report);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_TRUE(j.is_object() && j.contains("render")) << "no render object in " << report;
+    EXPECT_EQ(j["render"]["path"], "full") << j["render"].dump();
+    std::remove(report.c_str());
     auto probe = shell("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
                        "stream=width,height,nb_read_frames,r_frame_rate -of json " + out);
     ASSERT_EQ(probe.exit_code, 0) << probe.output;

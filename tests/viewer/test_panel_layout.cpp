@@ -5,9 +5,44 @@
 
 #include <gtest/gtest.h>
 
+#include "app/viewer/panel_text.h"
 #include "viewer_test_util.h"
 
 namespace {
+
+// The threads slider says what runs: "auto (N)" for the setting 0, as the
+// status line's count, not a bare 0.
+TEST(PanelText, ThreadsSliderSaysAutoWithTheCountInUse) {
+    using app::viewer::threadsSliderText;
+    EXPECT_EQ(threadsSliderText(0, 2), "auto (2)");
+    EXPECT_EQ(threadsSliderText(0, 16), "auto (16)");
+    EXPECT_EQ(threadsSliderText(3, 2), "3");
+    EXPECT_EQ(threadsSliderText(3, 2).find('%'), std::string::npos);  // ImGui would read it as a format
+}
+
+TEST(PanelText, OnlyTheColouringSolversCountColours) {
+    using app::viewer::solverColours;
+    EXPECT_FALSE(solverColours(sim::SolverKind::Sst));
+    EXPECT_FALSE(solverColours(sim::SolverKind::Jacobi));
+    EXPECT_TRUE(solverColours(sim::SolverKind::Coloring));
+    EXPECT_TRUE(solverColours(sim::SolverKind::Hybrid));
+}
+
+// Each residual keeps its number and unit together on a line the Statistics
+// panel holds unwrapped (it is ~45 characters wide at its default size).
+TEST(PanelText, ResidualsFitThePanelWithTheirUnits) {
+    sim::Residuals r;
+    r.distance = 5.54e-3f, r.volume_rel = 5.58e-3f, r.penetration = -8.26e-3f, r.attachment = 1.0e-12f;
+    const auto lines = app::viewer::residualLines(r);
+    ASSERT_EQ(lines.size(), 2u);
+    std::string all;
+    for (const std::string& l : lines) {
+        EXPECT_LE(l.size(), 45u) << l;
+        all += l + "\n";
+    }
+    for (const char* part : {"dist 5.54e-03 m", "vol 5.58e-03", "pen -8.26e-03 m", "att 1.00e-12 m"})
+        EXPECT_NE(all.find(part), std::string::npos) << part << " in\n" << all;
+}
 
 struct Rect {
     float x, y, w, h;
