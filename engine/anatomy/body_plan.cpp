@@ -8,9 +8,11 @@
 
 #include "engine/anatomy/anatomy_reference.h"
 #include "engine/anatomy/knee_track.h"
+#include "engine/anatomy/loft_untangle.h"
 #include "engine/anatomy/muscle_packing.h"
 #include "engine/anatomy/sheet_muscle.h"
 #include "engine/anatomy/skin_outline.h"
+#include "engine/mesh/mesh_quality.h"
 
 namespace engine::generator {
 
@@ -461,6 +463,45 @@ void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std:
     opt.fascia = [&fascia](glm::vec3 p) { return fasciaDistance(fascia, p); };
     packMuscles(pm, bones, opt);
     sc.packed = true;
+}
+
+void untangleScene(SceneSpec& sc) {
+    for (MuscleSpec& m : sc.muscles) separateHeads(m.mesh.vertices, m.mesh);
+    // A mesh that crosses itself has no inside: the first pass guards each
+    // muscle's moves only against the muscles clean at the time (a muscle
+    // joins them once clean) and against sweeping over the vertices of the
+    // muscles that were clean from the start (a winding test, valid for any
+    // mesh). Then, all clean, what the folds had hidden shows: rings still
+    // inside a neighbour move out whole, and whatever that folds is smoothed
+    // again, guarded against every muscle.
+    const size_t n = sc.muscles.size();
+    std::vector<char> crossing(n);
+    Obstacles clean, all;
+    for (size_t i = 0; i < n; ++i) {
+        crossing[i] = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) > 0;
+        if (!crossing[i]) clean.muscles.push_back(&sc.muscles[i].mesh);
+        all.muscles.push_back(&sc.muscles[i].mesh);
+    }
+    const Obstacles untouched = clean;
+    const std::vector<char> touched = crossing;
+    for (size_t i = 0; i < n; ++i)
+        if (crossing[i] && untangleLoft(sc.muscles[i].mesh, clean, untouched) == 0) clean.muscles.push_back(&sc.muscles[i].mesh);
+    constexpr int kWithdrawPasses = 3;
+    for (int pass = 0; pass < kWithdrawPasses; ++pass) {
+        bool any = false;
+        for (size_t i = 0; i < n; ++i) {
+            // A touched muscle leaves every neighbour; the others leave the
+            // touched ones (what they were in, their folds had hidden).
+            Obstacles from;
+            for (size_t j = 0; j < n; ++j)
+                if (j != i && (touched[i] || touched[j])) from.muscles.push_back(&sc.muscles[j].mesh);
+            const size_t moved = withdrawFrom(sc.muscles[i].mesh, from);
+            if (moved == 0 && !touched[i]) continue;
+            const size_t left = untangleLoft(sc.muscles[i].mesh, all, all);
+            any = any || moved > 0 || left > 0;
+        }
+        if (!any) break;
+    }
 }
 
 }  // namespace engine::generator

@@ -7,6 +7,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "engine/anatomy/loft_untangle.h"
 #include "sim/geometry.h"
 
 namespace engine {
@@ -539,6 +540,8 @@ void packGroup(std::vector<PackingMuscle>& muscles, const std::vector<size_t>& m
         for (size_t k = 0; k < ms.size(); ++k) {
             const MeshData& m = *muscles[ms[k].muscle].mesh;
             shape(f, ms[k], int16_t(k), m, opt.reach, gap, shaped[k]);
+            // Two heads share no space (the volume below counts overlap twice).
+            separateHeads(shaped[k], m);
             const double v = volumeOf(shaped[k], m.triangles);
             // The mesh holds less than its cells (half a gap, the rings'
             // chords): ask for more cells by the ratio still missing.

@@ -56,7 +56,8 @@ float minTriangleAngle(const std::vector<glm::vec3>& v, const std::vector<glm::u
     return float(m);
 }
 
-size_t selfIntersections(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
+std::vector<std::pair<uint32_t, uint32_t>> crossingPairs(const std::vector<glm::vec3>& v,
+                                                         const std::vector<glm::uvec3>& tris) {
     // Sweep along x over the triangles' bounds.
     struct Box {
         glm::dvec3 lo, hi;
@@ -69,7 +70,7 @@ size_t selfIntersections(const std::vector<glm::vec3>& v, const std::vector<glm:
         boxes.push_back({glm::min(a, glm::min(b, c)), glm::max(a, glm::max(b, c)), i});
     }
     std::sort(boxes.begin(), boxes.end(), [](const Box& p, const Box& q) { return p.lo.x != q.lo.x ? p.lo.x < q.lo.x : p.t < q.t; });
-    size_t hits = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> hits;
     for (size_t i = 0; i < boxes.size(); ++i) {
         const glm::uvec3 ti = tris[boxes[i].t];
         for (size_t j = i + 1; j < boxes.size() && boxes[j].lo.x <= boxes[i].hi.x; ++j) {
@@ -83,10 +84,15 @@ size_t selfIntersections(const std::vector<glm::vec3>& v, const std::vector<glm:
             if (shared) continue;
             if (trianglesIntersect({glm::dvec3(v[ti.x]), glm::dvec3(v[ti.y]), glm::dvec3(v[ti.z])},
                                    {glm::dvec3(v[tj.x]), glm::dvec3(v[tj.y]), glm::dvec3(v[tj.z])}))
-                ++hits;
+                hits.emplace_back(uint32_t(std::min(boxes[i].t, boxes[j].t)), uint32_t(std::max(boxes[i].t, boxes[j].t)));
         }
     }
+    std::sort(hits.begin(), hits.end());
     return hits;
+}
+
+size_t selfIntersections(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
+    return crossingPairs(v, tris).size();
 }
 
 }  // namespace engine

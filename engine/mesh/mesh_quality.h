@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -13,7 +15,10 @@ namespace engine {
 // Smallest interior angle over all triangles (degrees; 180 for no triangle).
 float minTriangleAngle(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
 
-// Pairs of triangles sharing no vertex whose interiors intersect.
+// Pairs of triangles sharing no vertex whose interiors intersect (triangle
+// indices, smaller first, sorted).
+std::vector<std::pair<uint32_t, uint32_t>> crossingPairs(const std::vector<glm::vec3>& vertices,
+                                                         const std::vector<glm::uvec3>& triangles);
 size_t selfIntersections(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
 
 }  // namespace engine

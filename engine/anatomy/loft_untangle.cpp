@@ -1,0 +1,275 @@
+#include "engine/anatomy/loft_untangle.h"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "engine/mesh/mesh_quality.h"
+#include "sim/geometry.h"
+
+namespace engine {
+namespace {
+
+constexpr float kWithdrawGap = 0.0005f;  // m: a ring moved out of a neighbour stops this far beyond it
+constexpr float kMinRadius = 0.0007f;    // m: as packing's floor of a ring's semi-axes
+constexpr float kSweepCell = 0.005f;     // m: grid of the neighbours' vertices for the sweep test
+constexpr double kUntanglePi = 3.14159265358979323846;
+
+// Solid angle of triangle abc seen from x (Van Oosterom & Strackee 1983).
+double solidAngle(const glm::dvec3& x, const glm::dvec3& a0, const glm::dvec3& b0, const glm::dvec3& c0) {
+    const glm::dvec3 a = a0 - x, b = b0 - x, c = c0 - x;
+    const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+    const double num = glm::dot(a, glm::cross(b, c));
+    const double den = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+    return 2.0 * std::atan2(num, den);
+}
+
+}  // namespace
+
+void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float gap) {
+    if (m.chains.size() != 3 || m.vertex_station.size() != vertices.size()) return;
+    // Current centres of the heads' rings (packing moved them).
+    std::vector<std::vector<glm::dvec3>> sum(3);
+    std::vector<std::vector<int>> n(3);
+    for (int c = 1; c < 3; ++c) {
+        sum[size_t(c)].assign(m.chains[size_t(c)].size(), glm::dvec3(0.0));
+        n[size_t(c)].assign(m.chains[size_t(c)].size(), 0);
+    }
+    for (size_t v = 0; v < vertices.size(); ++v) {
+        const glm::ivec2 st = m.vertex_station[v];
+        if (st.x < 1) continue;
+        sum[size_t(st.x)][size_t(st.y)] += glm::dvec3(vertices[v]);
+        ++n[size_t(st.x)][size_t(st.y)];
+    }
+    auto centre = [&](int c, int k) {
+        const size_t ci = size_t(c), ki = size_t(k);
+        return n[ci][ki] > 2 ? sum[ci][ki] / double(n[ci][ki]) : glm::dvec3(m.chains[ci][ki].c);
+    };
+    // Where the heads blend into the merge loop (u > 0.55, muscle_loft.cpp)
+    // they meet on the merge plane: the belly's first ring's centre and width
+    // axis, head A on its + side.
+    glm::dvec3 merge(0.0);
+    int merge_n = 0;
+    for (size_t v = 0; v < vertices.size(); ++v)
+        if (m.vertex_station[v] == glm::ivec2(0, 0)) merge += glm::dvec3(vertices[v]), ++merge_n;
+    if (merge_n < 3) return;
+    merge /= double(merge_n);
+    const glm::dvec3 merge_n_a = glm::normalize(glm::dvec3(m.chains[0][0].e2));
+    // The crotch (the one vertex on no ring) is on the seam: on the plane.
+    for (size_t v = 0; v < vertices.size(); ++v)
+        if (m.vertex_station[v].x < 0) {
+            const glm::dvec3 p(vertices[v]);
+            vertices[v] = glm::vec3(p - glm::dot(p - merge, merge_n_a) * merge_n_a);
+        }
+    for (size_t v = 0; v < vertices.size(); ++v) {
+        const glm::ivec2 st = m.vertex_station[v];
+        if (st.x < 1 || n[size_t(st.x)][size_t(st.y)] < 3) continue;
+        const int other = 3 - st.x;
+        glm::dvec3 nrm, mid;
+        if (double(st.y) / double(m.chains[size_t(st.x)].size()) > 0.55) {
+            nrm = st.x == 1 ? merge_n_a : -merge_n_a;
+            mid = merge;
+        } else {
+            // The other head's nearest ring centre; the plane halfway between.
+            const glm::dvec3 own = centre(st.x, st.y);
+            glm::dvec3 best(0.0);
+            double bd = 1e30;
+            for (int k = 0; k < int(m.chains[size_t(other)].size()); ++k) {
+                if (n[size_t(other)][size_t(k)] < 3) continue;
+                const glm::dvec3 oc = centre(other, k);
+                const double d = glm::length(oc - own);
+                if (d < bd) bd = d, best = oc;
+            }
+            if (bd >= 1e29 || bd < 1e-9) continue;
+            nrm = (own - best) / bd;
+            mid = 0.5 * (own + best);
+        }
+        glm::dvec3 p(vertices[v]);
+        const double s = glm::dot(p - mid, nrm);
+        if (s < gap) p += (gap - s) * nrm;
+        vertices[v] = glm::vec3(p);
+    }
+}
+
+bool Obstacles::blocks(glm::vec3 p) const {
+    for (const MeshData* o : muscles) {
+        int hits = 0;
+        for (const glm::uvec3& t : o->triangles)
+            hits += sim::skewRayCrosses(p, o->vertices[t.x], o->vertices[t.y], o->vertices[t.z]) ? 1 : 0;
+        if (hits % 2 == 1) return true;
+    }
+    return false;
+}
+
+size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept, int max_rounds, float step) {
+    if (m.vertex_station.size() != m.vertices.size()) return crossingPairs(m.vertices, m.triangles).size();
+    // Only the neighbours whose bounds meet this mesh's can block a move.
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : m.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    Obstacles near;
+    for (const MeshData* o : around.muscles) {
+        if (o == &m) continue;
+        glm::vec3 olo(1e9f), ohi(-1e9f);
+        for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
+        if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) near.muscles.push_back(o);
+    }
+    // The neighbours' vertices near this mesh: a move may not sweep this
+    // mesh's surface over one of them (the winding number of a point changes
+    // only through the moving vertex's fan, so this holds while the mesh
+    // still crosses itself, when "inside" means nothing).
+    std::map<std::tuple<int, int, int>, std::vector<glm::vec3>> points;
+    auto cellOf = [](glm::vec3 p) {
+        return std::make_tuple(int(std::floor(p.x / kSweepCell)), int(std::floor(p.y / kSweepCell)), int(std::floor(p.z / kSweepCell)));
+    };
+    for (const MeshData* o : swept.muscles) {
+        if (o == &m) continue;
+        for (const glm::vec3& p : o->vertices)
+            if (glm::all(glm::greaterThanEqual(p, lo - glm::vec3(0.01f))) && glm::all(glm::lessThanEqual(p, hi + glm::vec3(0.01f))))
+                points[cellOf(p)].push_back(p);
+    }
+    std::vector<std::vector<uint32_t>> fan(m.vertices.size());
+    for (size_t t = 0; t < m.triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) fan[m.triangles[t][k]].push_back(uint32_t(t));
+    auto sweepsOver = [&](size_t v, glm::vec3 q) {
+        if (points.empty()) return false;
+        const glm::vec3 p = m.vertices[v];
+        glm::vec3 blo = glm::min(p, q), bhi = glm::max(p, q);
+        for (uint32_t t : fan[v])
+            for (int k = 0; k < 3; ++k) blo = glm::min(blo, m.vertices[m.triangles[t][k]]), bhi = glm::max(bhi, m.vertices[m.triangles[t][k]]);
+        const auto [x0, y0, z0] = cellOf(blo);
+        const auto [x1, y1, z1] = cellOf(bhi);
+        for (int x = x0; x <= x1; ++x)
+            for (int y = y0; y <= y1; ++y)
+                for (int z = z0; z <= z1; ++z) {
+                    auto it = points.find({x, y, z});
+                    if (it == points.end()) continue;
+                    for (const glm::vec3& pt : it->second) {
+                        double before = 0.0, after = 0.0;
+                        for (uint32_t t : fan[v]) {
+                            glm::dvec3 c[3];
+                            for (int k = 0; k < 3; ++k) c[k] = m.vertices[m.triangles[t][k]];
+                            before += solidAngle(pt, c[0], c[1], c[2]);
+                            for (int k = 0; k < 3; ++k)
+                                if (m.triangles[t][k] == v) c[k] = q;
+                            after += solidAngle(pt, c[0], c[1], c[2]);
+                        }
+                        if (std::fabs(after - before) > 2.0 * kUntanglePi) return true;  // winding changed by 1
+                    }
+                }
+        return false;
+    };
+    std::vector<glm::dvec3> mean(m.vertices.size());
+    std::vector<int> count(m.vertices.size());
+    for (int round = 0;; ++round) {
+        const auto pairs = crossingPairs(m.vertices, m.triangles);
+        if (pairs.empty() || round == max_rounds) return pairs.size();
+        // Centroids of the rings as they are now (packing moved the centres).
+        std::map<std::pair<int, int>, std::pair<glm::dvec3, int>> ring;
+        for (size_t v = 0; v < m.vertices.size(); ++v) {
+            const glm::ivec2 st = m.vertex_station[v];
+            if (st.x < 0) continue;
+            auto& r = ring[{st.x, st.y}];
+            r.first += glm::dvec3(m.vertices[v]);
+            ++r.second;
+        }
+        std::fill(mean.begin(), mean.end(), glm::dvec3(0.0));
+        std::fill(count.begin(), count.end(), 0);
+        for (const glm::uvec3& t : m.triangles)
+            for (int k = 0; k < 3; ++k) {
+                mean[t[k]] += glm::dvec3(m.vertices[t[(k + 1) % 3]]);
+                ++count[t[k]];
+            }
+        // The corners of the crossing triangles and their neighbours, so a
+        // fold is smoothed out, not pinched.
+        std::vector<char> corner(m.vertices.size(), 0);
+        for (const auto& [a, b] : pairs)
+            for (uint32_t t : {a, b})
+                for (int k = 0; k < 3; ++k) corner[m.triangles[t][k]] = 1;
+        std::vector<char> moves = corner;
+        for (const glm::uvec3& t : m.triangles)
+            if (corner[t.x] || corner[t.y] || corner[t.z]) moves[t.x] = moves[t.y] = moves[t.z] = 1;
+        for (size_t v = 0; v < m.vertices.size(); ++v) {
+            const glm::ivec2 st = m.vertex_station[v];
+            if (!moves[v] || st.x < 0) continue;
+            const auto& r = ring[{st.x, st.y}];
+            if (r.second < 3) continue;  // a pole: attached, stays
+            const glm::vec3 p = m.vertices[v];
+            // Towards the mean of its neighbours; where that enters a
+            // neighbour or sweeps over one's vertex, towards its ring's
+            // centre instead (inside what the muscle held).
+            const glm::vec3 smooth = p + step * (glm::vec3(mean[v] / double(count[v])) - p);
+            if ((!near.blocks(smooth) || near.blocks(p)) && !sweepsOver(v, smooth)) {
+                m.vertices[v] = smooth;
+                continue;
+            }
+            // Never onto the centre: a ring pulled to a point would weld.
+            const glm::vec3 c(r.first / double(r.second));
+            const glm::vec3 inward = p + step * (c - p);
+            if (glm::length(p - c) > kMinRadius && !sweepsOver(v, inward)) m.vertices[v] = inward;
+        }
+    }
+}
+
+size_t withdrawFrom(MeshData& m, const Obstacles& around) {
+    if (m.vertex_station.size() != m.vertices.size()) return 0;
+    std::map<std::pair<int, int>, std::vector<uint32_t>> rings;
+    for (size_t v = 0; v < m.vertices.size(); ++v)
+        if (m.vertex_station[v].x >= 0) rings[{m.vertex_station[v].x, m.vertex_station[v].y}].push_back(uint32_t(v));
+    std::vector<std::pair<glm::vec3, glm::vec3>> bounds;
+    for (const MeshData* o : around.muscles) {
+        glm::vec3 lo(1e9f), hi(-1e9f);
+        for (const glm::vec3& p : o->vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+        bounds.emplace_back(lo, hi);
+    }
+    size_t moved = 0;
+    std::map<std::pair<int, int>, glm::vec3> shifts;
+    for (const auto& [station, ring] : rings) {
+        if (ring.size() < 3) continue;  // a pole: attached, stays
+        // The ring moves whole (its shape kept, so it folds with nothing),
+        // out of each neighbour it is in by its deepest vertex's depth
+        // along that vertex's nearest face's normal, a gap beyond.
+        for (size_t o = 0; o < around.muscles.size(); ++o) {
+            const MeshData* other = around.muscles[o];
+            if (other == &m) continue;
+            Obstacles one;
+            one.muscles = {other};
+            glm::vec3 shift(0.0f);
+            float deepest = 0.0f;
+            for (uint32_t v : ring) {
+                const glm::vec3 p = m.vertices[v];
+                if (glm::any(glm::lessThan(p, bounds[o].first)) || glm::any(glm::greaterThan(p, bounds[o].second)) || !one.blocks(p))
+                    continue;
+                float bd = 1e30f;
+                glm::vec3 normal(0.0f);
+                for (const glm::uvec3& t : other->triangles) {
+                    const glm::vec3 ta = other->vertices[t.x], tb = other->vertices[t.y], tc = other->vertices[t.z];
+                    sim::TriFeature feat;
+                    const float d = glm::length(sim::closestPointOnTriangle(p, ta, tb, tc, feat) - p);
+                    const glm::vec3 n = glm::cross(tb - ta, tc - ta);
+                    if (d < bd && glm::length(n) > 1e-12f) bd = d, normal = glm::normalize(n);
+                }
+                if (bd < 1e29f && bd > deepest) deepest = bd, shift = (bd + kWithdrawGap) * normal;
+            }
+            if (deepest <= 0.0f) continue;
+            // The rings beside it follow part of the way, so the tube bends
+            // instead of kinking (a ring moved alone twisted its strips).
+            for (int dk = -2; dk <= 2; ++dk) {
+                const glm::vec3 part = shift * (dk == 0 ? 1.0f : std::abs(dk) == 1 ? 0.5f : 0.25f);
+                glm::vec3& want = shifts[{station.first, station.second + dk}];
+                if (glm::length(part) > glm::length(want)) want = part;
+            }
+            ++moved;
+        }
+    }
+    for (const auto& [station, shift] : shifts) {
+        auto it = rings.find(station);
+        if (it == rings.end() || it->second.size() < 3) continue;
+        for (uint32_t v : it->second) m.vertices[v] += shift;
+    }
+    return moved;
+}
+
+}  // namespace engine

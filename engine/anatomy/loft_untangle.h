@@ -1,0 +1,52 @@
+// Taking the folds out of the generated muscle meshes (docs/anatomy.md
+// "Mesh quality"). Packing moves each ring vertex along its own ray, so rings
+// stay star-shaped about their centres, but where a path bends sharper than
+// the muscle is thick, or a tendon end's rings were stepped off a shared
+// attachment, the quads between rings fold through each other; and the two
+// heads of a two-headed loft overlap where they merge.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "engine/mesh/mesh_builders.h"
+
+namespace engine {
+
+// Two-headed lofts (chains: belly, head A, head B): every head vertex on the
+// far side of a separating plane is set back on its own side, `gap` from it.
+// Near the merge (where the heads blend into the merge loop) the plane is
+// the merge ring's (its centre and width axis; the crotch vertex is put on
+// it); nearer the origins, the plane halfway between the vertex's ring centre
+// and the other head's nearest one. `vertices` has `topology`'s layout.
+void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& topology, float gap = 0.0005f);
+
+// Muscles a moving vertex must keep out of (inside: odd parity of a skew
+// ray; meaningful only for a mesh that does not cross itself). The mesh
+// being moved may be listed: it is skipped.
+struct Obstacles {
+    std::vector<const MeshData*> muscles;
+    bool blocks(glm::vec3 p) const;
+};
+
+// Smooths the corners of every pair of crossing triangles, and their
+// neighbours, a step towards the mean of their neighbours, round after round
+// until nothing crosses or `max_rounds` have run. A move that would enter one
+// of `around` (from outside) or sweep the surface over a vertex of one of
+// `swept` (the winding number changes only through the moving fan, so this
+// test holds for a mesh that still crosses itself) goes a step towards the
+// ring's centre instead, if that sweeps over nothing; never closer than
+// 0.7 mm to it (a ring pulled to a point would weld). Poles stay. Returns the
+// crossing pairs left. Deterministic (sequential).
+size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept, int max_rounds = 60,
+                    float step = 0.25f);
+
+// Every ring with a vertex inside one of `around` moves whole (its shape
+// kept) out along the deepest such vertex's nearest face normal, 0.5 mm
+// beyond; the two rings on each side follow half and a quarter of the way.
+// Returns how many (ring, neighbour) pairs moved.
+size_t withdrawFrom(MeshData& m, const Obstacles& around);
+
+}  // namespace engine
