@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
@@ -18,24 +20,33 @@ void drawLegend(PanelContext& c) {
     const bool groups = c.state.render.overlay(Overlay::ColorGroups);
     const bool viridis = c.state.render.overlay(Overlay::ActivationMap);
     const bool glow = c.state.render.overlay(Overlay::Glow);
+    c.state.legend_rect[2] = c.state.legend_rect[3] = 0.0f;
     if (groups && !field) return;
     if (!field && !viridis && !glow) return;  // anatomical colours alone: nothing to decode
-    // The free area's top-right corner: clear of the panels, and of the
-    // figure, which stands on the ground at the bottom of the view (at the
-    // bottom-right the bar covered T7's feet).
+    const char* label = error     ? "constraint residual |C + a~ lambda| / L"
+                        : overlap ? "inside another muscle, past the contact radius (mm)"
+                        : drift   ? "off the nearest neighbour, bone or skin, beyond rest (mm)"
+                        : outside ? "outside the skin as posed from the file (mm)"
+                        : viridis ? "activation"
+                                  : "activation (glow)";
+    // The free area's bottom-left corner: clear of the panels and of the
+    // figure, which stands in the middle of the view (at the bottom-right the
+    // bar covered T7's feet, at the top right the shoulder of T5 under the
+    // timings); bottom-right if a long warning brings the info overlay down
+    // to it.
     const ViewerState::Area& area = c.state.free_area;
-    ImGui::SetNextWindowPos(ImVec2(area.right - 10.0f, area.top + 12.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    const float margin = 10.0f, bar_w = 220.0f;
+    const float height = 2.0f * ImGui::GetTextLineHeightWithSpacing() + 14.0f + 2.0f * ImGui::GetStyle().WindowPadding.y;
+    const float* info = c.state.info_rect;
+    const bool under_info = info[3] > 0.0f && info[1] + info[3] + margin > area.bottom - margin - height;
+    ImGui::SetNextWindowPos(ImVec2(under_info ? area.right - margin : area.left + margin, area.bottom - margin),
+                            ImGuiCond_Always, ImVec2(under_info ? 1.0f : 0.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.45f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("##legend", nullptr, flags)) {
-        ImGui::TextUnformatted(error     ? "constraint residual |C + a~ lambda| / L"
-                               : overlap ? "inside another muscle, past the contact radius (mm)"
-                               : drift   ? "off the nearest neighbour, bone or skin, beyond rest (mm)"
-                               : outside ? "outside the skin as posed from the file (mm)"
-                               : viridis ? "activation"
-                                         : "activation (glow)");
-        const float w = 220.0f, h = 14.0f;
+        ImGui::TextUnformatted(label);
+        const float w = bar_w, h = 14.0f;
         ImVec2 p = ImGui::GetCursorScreenPos();
         ImDrawList* dl = ImGui::GetWindowDrawList();
         const int steps = 32;
@@ -64,6 +75,11 @@ void drawLegend(PanelContext& c) {
         ImGui::Text("0");
         ImGui::SameLine(w - 30.0f);
         ImGui::Text(overlap || drift || outside ? "%.3g+" : "%.3g", double(hi));
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        c.state.legend_rect[0] = pos.x;
+        c.state.legend_rect[1] = pos.y;
+        c.state.legend_rect[2] = size.x;
+        c.state.legend_rect[3] = size.y;
     }
     ImGui::End();
 }

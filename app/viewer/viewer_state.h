@@ -55,6 +55,7 @@ struct ViewerState {
         float left = 0.0f, top = 0.0f, right = 0.0f, bottom = 0.0f;
     } free_area;
     float info_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float legend_rect[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // x, y, w, h; 0 when no legend is drawn
     std::string preset_path = "preset.json";
     // Widget-only state (text fields, lists) kept here rather than in statics.
     std::vector<std::string> scene_list;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/viewer/panel_text.h"
+#include "engine/render/render_options.h"
 #include "viewer_test_util.h"
 
 namespace {
@@ -74,6 +75,41 @@ TEST(ViewerLayout, LongWarningsWrapInsideTheViewInsteadOfCoveringThePanels) {
     EXPECT_LE(r.y + r.h, area.bottom) << "the overlay runs under the timeline";
     // Wrapped: several lines, not one line as wide as the message.
     EXPECT_GT(r.h, short_one.h + 3.0f * 13.0f);
+}
+
+bool overlaps(const Rect& a, const Rect& b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+// The activation legend sits in a bottom corner of the view, inside it, off
+// the info overlay (timings on, or a long warning pushing it down), and off
+// the bottom middle where a standing figure's feet are.
+TEST(ViewerLayout, TheLegendStaysInACornerOfTheViewClearOfTheInfoOverlay) {
+    auto v = viewer_test::openViewer("builtin:t1", 1280, 720);
+    ASSERT_TRUE(v);
+    v->actions().setOverlay(engine::render::Overlay::Glow, true);
+    v->state().show_timings = true;
+    ASSERT_TRUE(v->runUntilSteps(1, 60.0));
+    for (const bool long_warning : {false, true}) {
+        if (long_warning) {
+            std::string text = "scene.glb: error: ";
+            while (text.size() < 1500) text += "a very long message from a file that names every part of the problem; ";
+            v->state().status = text;
+        }
+        v->frame();
+        v->frame();
+        const float* l = v->state().legend_rect;
+        const Rect legend{l[0], l[1], l[2], l[3]}, info = infoRect(*v);
+        const auto& area = v->state().free_area;
+        ASSERT_GT(legend.w, 0.0f) << "no legend drawn with the glow on";
+        EXPECT_GE(legend.x, area.left);
+        EXPECT_LE(legend.x + legend.w, area.right);
+        EXPECT_LE(legend.y + legend.h, area.bottom);
+        EXPECT_GT(legend.y, area.top + 0.5f * (area.bottom - area.top)) << "not in the lower half";
+        const float middle = 0.5f * (area.left + area.right);
+        EXPECT_FALSE(legend.x < middle && legend.x + legend.w > middle) << "over the bottom middle of the view";
+        EXPECT_FALSE(overlaps(legend, info)) << (long_warning ? "with a long warning" : "with the timings");
+    }
 }
 
 }  // namespace
