@@ -45,10 +45,6 @@ void Actions::setAnimation(int index) {
     reset();
 }
 
-sim::SolverKind autoSolver(size_t surface_vertices) {
-    return surface_vertices >= kAutoJacobiVertices ? sim::SolverKind::Jacobi : sim::SolverKind::Sst;
-}
-
 void Actions::adoptScene(const SceneInfo& info) {
     const size_t n = info.muscle_names.size();
     s_.controls.muscles.assign(n, MuscleControl{});
@@ -59,8 +55,6 @@ void Actions::adoptScene(const SceneInfo& info) {
     s_.controls.scene_load_id = info.load_id;
     // The scene's own solver settings (T6: 2 substeps, carry 1).
     info.solver.applyTo(s_.controls.params);
-    s_.scene_vertices = info.vertices;
-    if (s_.solver_auto) s_.controls.params.solver = autoSolver(info.vertices);
     if (s_.controls.animation >= int(info.animations.size())) s_.controls.animation = info.animations.empty() ? -1 : 0;
     if (s_.controls.animation < 0 && !info.animations.empty()) s_.controls.animation = 0;
     s_.hidden.assign(n, 0);
@@ -124,16 +118,7 @@ std::string Actions::setParams(const sim::SolverParams& p) {
 std::string Actions::setSolver(sim::SolverKind kind) {
     auto p = s_.controls.params;
     p.solver = kind;
-    auto e = setParams(p);
-    if (e.empty()) s_.solver_auto = false;
-    return e;
-}
-
-void Actions::setSolverAuto() {
-    s_.solver_auto = true;
-    auto p = s_.controls.params;
-    p.solver = autoSolver(s_.scene_vertices);
-    setParams(p);
+    return setParams(p);
 }
 
 std::string Actions::setMode(sim::ConstraintMode mode) {
@@ -508,7 +493,6 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "set" && need(2)) {
         const std::string& key = w[1];
         if (key == "solver") {
-            if (w[2] == "auto") return setSolverAuto(), std::string();
             auto k = sim::parseSolver(w[2]);
             return k ? setSolver(*k) : "unknown solver '" + w[2] + "' (" + sim::solverList() + ")";
         }

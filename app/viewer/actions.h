@@ -20,15 +20,6 @@ class Study;
 class BakeJob;
 struct SceneInfo;
 
-// The solver "auto" takes for a scene of this many surface vertices: the
-// parallel Jacobi (SMT-J) from kAutoJacobiVertices on, where `msxpbd bench`
-// measures it fastest at 2 threads (docs/benchmarks.md: T7, 36 004 vertices,
-// 84.5 ms/frame against SST's 96.9); below, the Gauss-Seidel SST, which
-// converges more per iteration and measures within a few per cent of the
-// others there (T5, T6: 9 622 vertices).
-inline constexpr size_t kAutoJacobiVertices = 20000;
-sim::SolverKind autoSolver(size_t surface_vertices);
-
 class Actions {
 public:
     // `study` is optional (the Study panel's experiment; the viewer has one).
@@ -53,9 +44,7 @@ public:
     void setLoop(bool on);
 
     // Solver and material (validated: returns an error, state unchanged)
-    std::string setSolver(sim::SolverKind kind);  // the user's choice: ends "auto"
-    // "auto": each scene opened starts with autoSolver(its surface vertices).
-    void setSolverAuto();
+    std::string setSolver(sim::SolverKind kind);
     std::string setMode(sim::ConstraintMode mode);
     std::string setFiberForm(sim::FiberForm form);
     std::string setContactModel(sim::ContactModel model);

@@ -48,7 +48,6 @@ void drawInfoOverlay(PanelContext& c) {
     if (ImGui::Begin("##info", nullptr, flags)) {
         const auto& p = f.params;
         std::string solver(sim::solverName(p.solver)), mode(sim::modeName(p.mode));
-        if (c.state.solver_auto) solver = "auto: " + solver;
         ImGui::Text("t %.2f s  frame %lld  %s", f.time, static_cast<long long>(f.frame), f.playing ? "playing" : "paused");
         if (c.state.show_timings)
             ImGui::Text("render %.0f fps   sim %.1f ms/frame (x%.2f real time)", double(c.stats.renderFps()),

@@ -3,7 +3,6 @@
 
 #include <imgui.h>
 
-#include "app/viewer/actions.h"
 #include "app/viewer/panel_text.h"
 #include "app/viewer/panels.h"
 
@@ -53,18 +52,6 @@ void drawSolverPanel(PanelContext& c) {
     const auto& p = c.state.controls.params;
     int solver = int(p.solver);
     const char* solvers[] = {"SST (Gauss-Seidel)", "SMT-J (Jacobi)", "SMT-G (coloring)", "Hybrid"};
-    bool automatic = c.state.solver_auto;
-    if (ImGui::Checkbox("auto", &automatic)) {
-        if (automatic)
-            c.actions.setSolverAuto();
-        else
-            c.actions.setSolver(p.solver);
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("each scene starts with the solver measured fastest for its size: SMT-J from %zu surface "
-                          "vertices, SST below (docs/benchmarks.md)", kAutoJacobiVertices);
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu vertices: %s", c.state.scene_vertices, solvers[int(autoSolver(c.state.scene_vertices))]);
     for (int i = 0; i < 4; ++i) {
         if (ImGui::RadioButton(solvers[i], solver == i)) c.actions.setSolver(static_cast<sim::SolverKind>(i));
         if (i % 2 == 0) ImGui::SameLine(160);

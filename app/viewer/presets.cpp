@@ -93,7 +93,6 @@ std::string applyPresetText(const std::string& text, const std::string& origin, 
     for (const auto& [f, k] : d.xpbd_stiffness) p.xpbd_stiffness[f] = k;
     for (const auto& [f, k] : d.pbd_stiffness) p.pbd_stiffness[f] = k;
     if (auto e = a.setParams(p); !e.empty()) return fail(e);
-    if (d.solver) a.setSolver(*d.solver);  // a preset's solver is a choice: "auto" ends
 
     if (d.playing) a.setPlaying(*d.playing);
     if (d.loop) a.setLoop(*d.loop);

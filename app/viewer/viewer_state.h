@@ -23,10 +23,6 @@ struct ViewerState {
     // leaves them out so that it is reproducible (view --timings shows them).
     bool show_timings = true;
     bool show_help = false;
-    // The solver is "auto" (app/viewer/actions.h autoSolver) until the user,
-    // a preset or a text command picks one; scene_vertices is what it went by.
-    bool solver_auto = true;
-    size_t scene_vertices = 0;
     bool frame_requested = true;    // "frame all" at the next rendered frame
     bool camera_set = false;        // a camera was set explicitly (a preset): headless runs keep it
     std::string screenshot_path;    // written after the next rendered frame

@@ -474,30 +474,3 @@ TEST(ViewerActions, PresetsKeepTheSkin) {
     EXPECT_FALSE(b.state.render.skin);
     EXPECT_FLOAT_EQ(b.state.render.skin_opacity, 0.5f);
 }
-
-// "auto" solver (issue 33): a scene opens with the mode `bench` measures
-// fastest for its size (SMT-J for the body's 36 004 vertices, SST for the
-// arm's 9 622), says so, and a choice of the user's sticks across scenes
-// until "auto" is asked for again.
-TEST(ViewerActions, AutoSolverPicksByTheSceneSizeUntilTheUserChooses) {
-    Rig r;
-    SceneInfo body, arm;
-    body.vertices = 36004;
-    arm.vertices = 9622;
-    ASSERT_TRUE(r.state.solver_auto) << "the viewer starts on auto";
-    r.actions.adoptScene(body);
-    EXPECT_EQ(r.state.controls.params.solver, sim::SolverKind::Jacobi);
-    r.actions.adoptScene(arm);
-    EXPECT_EQ(r.state.controls.params.solver, sim::SolverKind::Sst);
-    EXPECT_EQ(autoSolver(kAutoJacobiVertices - 1), sim::SolverKind::Sst);
-    EXPECT_EQ(autoSolver(kAutoJacobiVertices), sim::SolverKind::Jacobi);
-
-    EXPECT_EQ(r.actions.setSolver(sim::SolverKind::Hybrid), "");
-    EXPECT_FALSE(r.state.solver_auto);
-    r.actions.adoptScene(body);
-    EXPECT_EQ(r.state.controls.params.solver, sim::SolverKind::Hybrid) << "the user's choice was overridden";
-
-    EXPECT_EQ(r.actions.execute("set solver auto"), "");
-    EXPECT_TRUE(r.state.solver_auto);
-    EXPECT_EQ(r.state.controls.params.solver, sim::SolverKind::Jacobi) << "auto applies to the scene shown";
-}
