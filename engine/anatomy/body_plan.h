@@ -45,10 +45,10 @@ void addLegFascia(std::vector<FasciaPiece>& f, const Side& d);
 // muscles against each other, the bones and the fascia (engine/anatomy/muscle_packing.h).
 // `free_muscles`: name prefixes of the muscles not bounded by the fascia (the trunk's sheets and the
 // hip's deep muscles, which lie outside the limb pieces).
-// The folds packing left (or a loft's own bends) smoothed out of every
-// muscle mesh (loft_untangle.h).
-void untangleScene(SceneSpec& sc);
-
 void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std::vector<std::string>& free_muscles);
+
+// The folds packing left (or a loft's own bends) taken out of every muscle
+// mesh, the two-headed ones' heads kept apart (loft_untangle.h).
+void untangleScene(SceneSpec& sc);
 
 }  // namespace engine::generator
