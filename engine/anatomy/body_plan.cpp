@@ -465,7 +465,7 @@ void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std:
     sc.packed = true;
 }
 
-void untangleScene(SceneSpec& sc) {
+void untangleScene(SceneSpec& sc, bool only_two_headed) {
     for (MuscleSpec& m : sc.muscles) separateHeads(m.mesh.vertices, m.mesh);
     // A mesh that crosses itself has no inside: the first pass guards each
     // muscle's moves only against the muscles clean at the time (a muscle
@@ -478,8 +478,9 @@ void untangleScene(SceneSpec& sc) {
     std::vector<char> crossing(n);
     Obstacles clean, all;
     for (size_t i = 0; i < n; ++i) {
-        crossing[i] = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) > 0;
-        if (!crossing[i]) clean.muscles.push_back(&sc.muscles[i].mesh);
+        const bool folded = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) > 0;
+        crossing[i] = folded && (!only_two_headed || sc.muscles[i].mesh.chains.size() == 3);
+        if (!folded) clean.muscles.push_back(&sc.muscles[i].mesh);
         all.muscles.push_back(&sc.muscles[i].mesh);
     }
     const Obstacles untouched = clean;

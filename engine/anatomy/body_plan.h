@@ -48,7 +48,9 @@ void addLegFascia(std::vector<FasciaPiece>& f, const Side& d);
 void packScene(SceneSpec& sc, const std::vector<FasciaPiece>& fascia, const std::vector<std::string>& free_muscles);
 
 // The folds packing left (or a loft's own bends) taken out of every muscle
-// mesh, the two-headed ones' heads kept apart (loft_untangle.h).
-void untangleScene(SceneSpec& sc);
+// mesh, the two-headed ones' heads kept apart (loft_untangle.h);
+// `only_two_headed`: the folds of the two-headed muscles only (the others
+// still guard and are guarded against).
+void untangleScene(SceneSpec& sc, bool only_two_headed = false);
 
 }  // namespace engine::generator

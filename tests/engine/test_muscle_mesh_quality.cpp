@@ -1,7 +1,8 @@
 // Mesh quality of the generated muscles (issue 32; engine/anatomy/loft_untangle.h,
 // docs/anatomy.md "Mesh quality"): every muscle mesh of every committed scene is
-// closed and outward, has no sliver below the stated bound, and, except T7's
-// (docs/lab/mesh-untangle.md), does not cut through itself.
+// closed and outward, and, except T7's (docs/lab/mesh-untangle.md), has no
+// sliver below the stated bound and does not cut through itself (in T7 the
+// biceps do not either).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -28,7 +29,8 @@ namespace {
 
 // Smallest triangle angle of the untangled scenes (T1–T6, P1–P4): their
 // thinnest triangles are the forearm's tendon ends (rings 1.3 mm thin, 13 mm
-// apart). T7, not untangled, keeps folds and thinner triangles (0.03°).
+// apart). T7, untangled for its biceps only, keeps folds and thinner
+// triangles (0.08°).
 constexpr float kMinAngleDeg = 0.2f;
 
 std::vector<std::pair<std::string, sim::SceneDesc>> committedScenes() {
@@ -66,9 +68,13 @@ TEST(MuscleMeshQuality, EveryGeneratedMuscleIsClosedOutwardAndUncrossed) {
         for (const sim::MuscleDesc& m : desc.muscles) {
             EXPECT_EQ(closedAndWound(m.triangles), "") << file << " " << m.name;
             EXPECT_GT(sim::signedVolume(m.vertices, m.triangles), 0.0) << file << " " << m.name << " is inside out";
-            if (isT7(file)) continue;
-            EXPECT_EQ(selfIntersections(m.vertices, m.triangles), 0u) << file << " " << m.name << " cuts through itself";
-            EXPECT_GE(minTriangleAngle(m.vertices, m.triangles), kMinAngleDeg) << file << " " << m.name;
+            // T7 is untangled for its biceps only (docs/anatomy.md "Mesh quality").
+            if (!isT7(file) || m.name.rfind("biceps", 0) == 0) {
+                EXPECT_EQ(selfIntersections(m.vertices, m.triangles), 0u) << file << " " << m.name << " cuts through itself";
+            }
+            if (!isT7(file)) {
+                EXPECT_GE(minTriangleAngle(m.vertices, m.triangles), kMinAngleDeg) << file << " " << m.name;
+            }
         }
 }
 
