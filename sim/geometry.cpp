@@ -119,6 +119,12 @@ bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
     return inv * glm::dot(e2, q) > 0.0f;
 }
 
+bool insideByCrossings(glm::vec3 p, const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles) {
+    int hits = 0;
+    for (const glm::uvec3& t : triangles) hits += skewRayCrosses(p, vertices[t.x], vertices[t.y], vertices[t.z]) ? 1 : 0;
+    return hits % 2 == 1;
+}
+
 int skewRaySignedCrossing(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
     const glm::vec3 d = skewRayDirection();
     const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(d, e2);

@@ -2,6 +2,8 @@
 // geometric half of docs/model.md §3.5–3.7), as small pure functions.
 #pragma once
 
+#include <vector>
+
 #include <cstdint>
 
 #include <glm/common.hpp>
@@ -69,6 +71,9 @@ ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float r);
 // crossings over a closed mesh tells whether p is inside it (Möller–Trumbore).
 bool skewRayCrosses(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
 glm::vec3 skewRayDirection();  // that direction (unit)
+// Inside the closed mesh by that parity, over every triangle (no grid: for
+// one-off tests; sim/skew_ray_grid.h bins them for many points).
+bool insideByCrossings(glm::vec3 p, const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
 // The same ray's crossing of triangle abc, signed: +1 where it leaves
 // through the triangle's outward (CCW) side, −1 where it enters, 0 where it
 // misses. Summed over a closed surface: its winding number at p.

@@ -30,12 +30,6 @@ struct Capsule {
     float r;
 };
 
-bool inside(glm::vec3 p, const sim::MuscleDesc& m) {
-    int hits = 0;
-    for (const glm::uvec3& t : m.triangles) hits += sim::skewRayCrosses(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z]) ? 1 : 0;
-    return hits % 2 == 1;
-}
-
 float surfaceDistance(glm::vec3 p, const sim::MuscleDesc& m, float limit) {
     float best = limit;
     for (const glm::uvec3& t : m.triangles) {
@@ -94,7 +88,7 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
             for (size_t j = 0; j < n; ++j) {
                 if (j == i || !boxes[j].contains(p, near)) continue;
                 const sim::MuscleDesc& o = scene.muscles[j];
-                const bool in = boxes[j].contains(p, 0.0f) && inside(p, o);
+                const bool in = boxes[j].contains(p, 0.0f) && sim::insideByCrossings(p, o.vertices, o.triangles);
                 const float d = surfaceDistance(p, o, in ? 1.0f : near * 1.0001f);
                 if (in || d <= near) near_any = true;
                 if (in && d > r.overlap) {

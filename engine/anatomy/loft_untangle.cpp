@@ -27,36 +27,47 @@ double solidAngle(const glm::dvec3& x, const glm::dvec3& a0, const glm::dvec3& b
     return 2.0 * std::atan2(num, den);
 }
 
+using Station = std::pair<int, int>;  // (chain, station) of MeshData::vertex_station
+
+// Each station's vertices, in index order (a pole: its one vertex).
+std::map<Station, std::vector<uint32_t>> stationRings(const MeshData& m) {
+    std::map<Station, std::vector<uint32_t>> rings;
+    for (size_t v = 0; v < m.vertex_station.size(); ++v)
+        if (m.vertex_station[v].x >= 0) rings[{m.vertex_station[v].x, m.vertex_station[v].y}].push_back(uint32_t(v));
+    return rings;
+}
+
+glm::dvec3 centroid(const std::vector<uint32_t>& ring, const std::vector<glm::vec3>& vertices) {
+    glm::dvec3 sum(0.0);
+    for (uint32_t v : ring) sum += glm::dvec3(vertices[v]);
+    return sum / double(ring.size());
+}
+
+// The centroids of the rings (poles left out) as the vertices are now.
+std::map<Station, glm::dvec3> ringCentroids(const std::map<Station, std::vector<uint32_t>>& rings,
+                                            const std::vector<glm::vec3>& vertices) {
+    std::map<Station, glm::dvec3> out;
+    for (const auto& [station, ring] : rings)
+        if (ring.size() >= 3) out[station] = centroid(ring, vertices);
+    return out;
+}
+
 }  // namespace
 
 void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float gap) {
     if (m.chains.size() != 3 || m.vertex_station.size() != vertices.size()) return;
     // Current centres of the heads' rings (packing moved them).
-    std::vector<std::vector<glm::dvec3>> sum(3);
-    std::vector<std::vector<int>> n(3);
-    for (int c = 1; c < 3; ++c) {
-        sum[size_t(c)].assign(m.chains[size_t(c)].size(), glm::dvec3(0.0));
-        n[size_t(c)].assign(m.chains[size_t(c)].size(), 0);
-    }
-    for (size_t v = 0; v < vertices.size(); ++v) {
-        const glm::ivec2 st = m.vertex_station[v];
-        if (st.x < 1) continue;
-        sum[size_t(st.x)][size_t(st.y)] += glm::dvec3(vertices[v]);
-        ++n[size_t(st.x)][size_t(st.y)];
-    }
+    const std::map<Station, glm::dvec3> centres = ringCentroids(stationRings(m), vertices);
     auto centre = [&](int c, int k) {
-        const size_t ci = size_t(c), ki = size_t(k);
-        return n[ci][ki] > 2 ? sum[ci][ki] / double(n[ci][ki]) : glm::dvec3(m.chains[ci][ki].c);
+        auto it = centres.find({c, k});
+        return it != centres.end() ? it->second : glm::dvec3(m.chains[size_t(c)][size_t(k)].c);
     };
     // Where the heads blend into the merge loop (u > 0.55, muscle_loft.cpp)
     // they meet on the merge plane: the belly's first ring's centre and width
     // axis, head A on its + side.
-    glm::dvec3 merge(0.0);
-    int merge_n = 0;
-    for (size_t v = 0; v < vertices.size(); ++v)
-        if (m.vertex_station[v] == glm::ivec2(0, 0)) merge += glm::dvec3(vertices[v]), ++merge_n;
-    if (merge_n < 3) return;
-    merge /= double(merge_n);
+    auto first = centres.find({0, 0});
+    if (first == centres.end()) return;
+    const glm::dvec3 merge = first->second;
     const glm::dvec3 merge_n_a = glm::normalize(glm::dvec3(m.chains[0][0].e2));
     // The crotch (the one vertex on no ring) is on the seam: on the plane.
     for (size_t v = 0; v < vertices.size(); ++v)
@@ -66,7 +77,7 @@ void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float ga
         }
     for (size_t v = 0; v < vertices.size(); ++v) {
         const glm::ivec2 st = m.vertex_station[v];
-        if (st.x < 1 || n[size_t(st.x)][size_t(st.y)] < 3) continue;
+        if (st.x < 1 || !centres.count({st.x, st.y})) continue;
         const int other = 3 - st.x;
         glm::dvec3 nrm, mid;
         if (double(st.y) / double(m.chains[size_t(st.x)].size()) > 0.55) {
@@ -78,7 +89,7 @@ void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float ga
             glm::dvec3 best(0.0);
             double bd = 1e30;
             for (int k = 0; k < int(m.chains[size_t(other)].size()); ++k) {
-                if (n[size_t(other)][size_t(k)] < 3) continue;
+                if (!centres.count({other, k})) continue;
                 const glm::dvec3 oc = centre(other, k);
                 const double d = glm::length(oc - own);
                 if (d < bd) bd = d, best = oc;
@@ -95,12 +106,8 @@ void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float ga
 }
 
 bool Obstacles::blocks(glm::vec3 p) const {
-    for (const MeshData* o : muscles) {
-        int hits = 0;
-        for (const glm::uvec3& t : o->triangles)
-            hits += sim::skewRayCrosses(p, o->vertices[t.x], o->vertices[t.y], o->vertices[t.z]) ? 1 : 0;
-        if (hits % 2 == 1) return true;
-    }
+    for (const MeshData* o : muscles)
+        if (sim::insideByCrossings(p, o->vertices, o->triangles)) return true;
     return false;
 }
 
@@ -161,20 +168,14 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
                 }
         return false;
     };
+    const std::map<Station, std::vector<uint32_t>> rings = stationRings(m);
     std::vector<glm::dvec3> mean(m.vertices.size());
     std::vector<int> count(m.vertices.size());
     for (int round = 0;; ++round) {
         const auto pairs = crossingPairs(m.vertices, m.triangles);
         if (pairs.empty() || round == max_rounds) return pairs.size();
         // Centroids of the rings as they are now (packing moved the centres).
-        std::map<std::pair<int, int>, std::pair<glm::dvec3, int>> ring;
-        for (size_t v = 0; v < m.vertices.size(); ++v) {
-            const glm::ivec2 st = m.vertex_station[v];
-            if (st.x < 0) continue;
-            auto& r = ring[{st.x, st.y}];
-            r.first += glm::dvec3(m.vertices[v]);
-            ++r.second;
-        }
+        const std::map<Station, glm::dvec3> centres = ringCentroids(rings, m.vertices);
         std::fill(mean.begin(), mean.end(), glm::dvec3(0.0));
         std::fill(count.begin(), count.end(), 0);
         for (const glm::uvec3& t : m.triangles)
@@ -194,8 +195,8 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
         for (size_t v = 0; v < m.vertices.size(); ++v) {
             const glm::ivec2 st = m.vertex_station[v];
             if (!moves[v] || st.x < 0) continue;
-            const auto& r = ring[{st.x, st.y}];
-            if (r.second < 3) continue;  // a pole: attached, stays
+            auto ring_centre = centres.find({st.x, st.y});
+            if (ring_centre == centres.end()) continue;  // a pole: attached, stays
             const glm::vec3 p = m.vertices[v];
             // Towards the mean of its neighbours; where that enters a
             // neighbour or sweeps over one's vertex, towards its ring's
@@ -206,7 +207,7 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
                 continue;
             }
             // Never onto the centre: a ring pulled to a point would weld.
-            const glm::vec3 c(r.first / double(r.second));
+            const glm::vec3 c(ring_centre->second);
             const glm::vec3 inward = p + step * (c - p);
             if (glm::length(p - c) > kMinRadius && !sweepsOver(v, inward)) m.vertices[v] = inward;
         }
@@ -215,9 +216,7 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
 
 size_t withdrawFrom(MeshData& m, const Obstacles& around) {
     if (m.vertex_station.size() != m.vertices.size()) return 0;
-    std::map<std::pair<int, int>, std::vector<uint32_t>> rings;
-    for (size_t v = 0; v < m.vertices.size(); ++v)
-        if (m.vertex_station[v].x >= 0) rings[{m.vertex_station[v].x, m.vertex_station[v].y}].push_back(uint32_t(v));
+    const std::map<Station, std::vector<uint32_t>> rings = stationRings(m);
     std::vector<std::pair<glm::vec3, glm::vec3>> bounds;
     for (const MeshData* o : around.muscles) {
         glm::vec3 lo(1e9f), hi(-1e9f);
@@ -225,7 +224,7 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
         bounds.emplace_back(lo, hi);
     }
     size_t moved = 0;
-    std::map<std::pair<int, int>, glm::vec3> shifts;
+    std::map<Station, glm::vec3> shifts;
     for (const auto& [station, ring] : rings) {
         if (ring.size() < 3) continue;  // a pole: attached, stays
         // The ring moves whole (its shape kept, so it folds with nothing),

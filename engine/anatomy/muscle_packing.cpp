@@ -344,12 +344,6 @@ void shape(const Flood& f, const Member& w, int16_t k, const MeshData& mesh, flo
         if (raw[v] >= 0.0f) out[v] = centres[v] + raw[v] * dirs[v];
 }
 
-bool insideMesh(glm::vec3 p, const std::vector<glm::vec3>& vs, const std::vector<glm::uvec3>& tris) {
-    int hits = 0;
-    for (const glm::uvec3& t : tris) hits += sim::skewRayCrosses(p, vs[t.x], vs[t.y], vs[t.z]) ? 1 : 0;
-    return hits % 2 == 1;
-}
-
 // The rays' interpolation between rings can carry a surface across a
 // neighbour's: every vertex found inside another muscle of the group moves
 // back along its ray to just outside it. In a fixed order, each muscle seeing
@@ -371,7 +365,7 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
         if (muscles[ms[k].muscle].fixed) continue;  // its shape is its own; the others move out of it
         auto clear = [&](glm::vec3 p) {
             for (size_t o = 0; o < ms.size(); ++o)
-                if (o != k && boxes[o].has(p) && insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                if (o != k && boxes[o].has(p) && sim::insideByCrossings(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
                     return false;
             return true;
         };
@@ -381,7 +375,7 @@ void resolveOverlaps(const std::vector<Member>& ms, const std::vector<PackingMus
         // beyond. Zero when p is in none or no step within `limit` is clear.
         auto stepAway = [&](glm::vec3 p, glm::vec3 fallback, float limit) {
             for (size_t o = 0; o < ms.size(); ++o) {
-                if (o == k || !boxes[o].has(p) || !insideMesh(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
+                if (o == k || !boxes[o].has(p) || !sim::insideByCrossings(p, shaped[o], muscles[ms[o].muscle].mesh->triangles))
                     continue;
                 glm::vec3 q = ms[o].centres.empty() ? fallback : ms[o].centres.front();
                 for (const glm::vec3& x : ms[o].centres)
