@@ -108,6 +108,15 @@ void Actions::setLoop(bool on) {
     pushControls(false);
 }
 
+std::string Actions::setCacheBudget(double mb) {
+    if (!(mb >= kCacheMbMin && mb <= kCacheMbMax))
+        return "cache-mb " + std::to_string(int64_t(mb)) + ": out of range (" + std::to_string(kCacheMbMin) + " to " +
+               std::to_string(kCacheMbMax) + " MB)";
+    s_.controls.cache_mb = size_t(mb);
+    pushControls(false);
+    return {};
+}
+
 std::string Actions::setParams(const sim::SolverParams& p) {
     if (auto e = sim::validate(p); !e.empty()) return e;
     s_.controls.params = p;
@@ -401,6 +410,7 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "open" && need(1)) return openScene(w[1]), std::string();
     if (verb == "scrub" && need(1) && num(1, v)) return scrubTo(v), std::string();
     if (verb == "speed" && need(1) && num(1, v)) return setSpeed(float(v)), std::string();
+    if (verb == "cache-mb" && need(1) && whole(w[1], v, 0.0, 1e9)) return setCacheBudget(v);
     if (verb == "loop" && need(1)) {
         auto b = onOff(w[1], s_.controls.loop);
         return b ? (setLoop(*b), std::string()) : bad;

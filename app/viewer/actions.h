@@ -42,6 +42,9 @@ public:
     void scrubTo(double seconds);
     void setSpeed(float speed);  // clamped to [preset_limits::kSpeedMin, kSpeedMax]
     void setLoop(bool on);
+    // The frame cache's memory budget (app/viewer/frame_cache.h), in MB.
+    static constexpr int kCacheMbMin = 16, kCacheMbMax = 65536;
+    std::string setCacheBudget(double mb);
 
     // Solver and material (validated: returns an error, state unchanged)
     std::string setSolver(sim::SolverKind kind);
@@ -138,7 +141,7 @@ public:
 
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
-    // "error-scale 0.1", "fast-render on",
+    // "error-scale 0.1", "fast-render on", "cache-mb 2048",
     // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).

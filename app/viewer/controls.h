@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/viewer/frame_cache.h"
 #include "sim/params.h"
 
 namespace app::viewer {
@@ -24,9 +25,10 @@ struct Controls {
     bool loop = true;
     float speed = 1.0f;        // animation seconds per wall second (the sim may be slower)
     bool unthrottled = false;  // step as fast as it can (headless `view --frames`; not in the UI)
-    // Playback stops (as if paused) once this many frames are simulated;
+    // Playback stops (as if paused) once this many frames are played
+    // (SimFrame::position: every loop counts; simulated or from the cache);
     // −1: no limit. Headless `view --frames N` sets N: the state shown and
-    // reported is exactly the one after frame N.
+    // reported is exactly the one after N frames.
     int64_t stop_at_frame = -1;
     // Record every step for a `run`-style report (`view --json`).
     bool record_run = false;
@@ -40,8 +42,10 @@ struct Controls {
     bool want_outside = false;           // measure how far each vertex lies outside the skin (outside map)
     bool want_skin_wrap = true;          // wrap the drawn skin over the muscles (the skin is shown)
     bool record_convergence = false;     // record the residual after every iteration (Stats)
+    size_t cache_mb = FrameCache::kDefaultBudgetMb;  // the frame cache's memory budget (MB)
     // Bumped on every change that alters the physics (params, activation,
-    // overpressure, animation): the sim re-applies and drops its frame cache.
+    // overpressure, animation): the sim re-applies, drops its frame cache and
+    // simulates on from the frame it is at.
     uint64_t physics_version = 0;
     // The scene load these per-muscle controls were made for (SceneInfo::load_id);
     // the sim falls back to the scene's defaults until the UI catches up.

@@ -44,6 +44,15 @@ struct SceneInfo {
     std::vector<uint32_t> color_sizes;
 };
 
+// One loop of the animation as played: how many of its frames were
+// simulated and how many shown from the cache, and the wall time between
+// its first and last frame (the presented rate: frames − 1 over it).
+struct LoopStats {
+    int64_t simulated = 0, cached = 0, shown = 0;
+    double first_s = -1.0, last_s = -1.0;  // steady-clock seconds
+    double presentedFps() const { return shown > 1 && last_s > first_s ? double(shown - 1) / (last_s - first_s) : 0.0; }
+};
+
 struct SimFrame {
     std::shared_ptr<const SceneInfo> scene;
     uint64_t serial = 0;       // publish counter
@@ -73,7 +82,17 @@ struct SimFrame {
     std::vector<sim::MuscleStats> muscle_stats;
     sim::SolverParams params;          // as applied
     int threads = 1;                   // OpenMP threads in use
+    // Playback from the frame cache (app/viewer/frame_cache.h).
     size_t cached_frames = 0;
+    size_t cache_bytes = 0, cache_budget = 0;
+    std::vector<uint8_t> cache_mask;   // per frame 0..last of the animation: 1 when cached
+    bool from_cache = false;           // this frame was restored from the cache, not simulated
+    uint64_t replayed = 0;             // frames shown from the cache since the thread started
+    // Frames played since the last load or reset, counting every loop
+    // (loops · frames per loop + frame): what Controls::stop_at_frame counts.
+    int64_t position = 0;
+    int64_t loop = 0;                  // loops completed since the last load or reset
+    std::vector<LoopStats> loops;      // one per loop played, the current one last
     std::string message;               // last error / NaN report (sticky until the next change)
     // A failure the sim thread cannot go on from (an exception while
     // stepping: out of memory): stepping stops until a load or reset.

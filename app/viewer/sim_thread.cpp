@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 
 #include <omp.h>
 
@@ -95,12 +96,77 @@ void SimThread::fail(const std::string& what) {
 // end of an animation that does not loop, or stopped by a failure.
 bool SimThread::stepping() const {
     return controls_.playing && fatal_.empty() && driver_.loaded() && !driver_.atEnd() &&
-           !(controls_.stop_at_frame >= 0 && driver_.frame() >= controls_.stop_at_frame);
+           !(controls_.stop_at_frame >= 0 && position() >= controls_.stop_at_frame);
 }
 
-// The current state into the frame cache (when the cache keeps this frame).
+// The animation's last frame (the loop plays 0..last, then 0 again), or −1
+// without an animation (the timeline is open-ended).
+int64_t SimThread::lastFrame() const {
+    const double d = driver_.duration();
+    if (!(d > 0.0)) return -1;
+    // Within a thousandth of a frame of the end counts as the end (the float
+    // frame length: 8 s / 0.0333333351 s is 239.99999).
+    return int64_t(std::floor(d / double(driver_.params().frame_dt) + 1e-3));
+}
+
+int64_t SimThread::position() const {
+    const int64_t last = lastFrame();
+    return last >= 0 ? loops_done_ * (last + 1) + driver_.frame() : driver_.frame();
+}
+
+// The next frame of playback: past the animation's last frame (looping),
+// frame 0 again; a frame the cache holds, restored; else simulated.
+bool SimThread::advance() {
+    const int64_t last = lastFrame();
+    if (controls_.loop && last >= 0 && driver_.frame() >= last) {
+        wrap();
+        return true;
+    }
+    if (const sim::State* s = cache_.at(driver_.frame() + 1)) {
+        showCached(*s);
+        return true;
+    }
+    return stepOne();
+}
+
+// Back to frame 0 for the next loop. The states cached since a change of
+// settings in the middle of the last pass came from the old settings' state:
+// this pass simulates afresh (and the next plays from the cache).
+void SimThread::wrap() {
+    ++loops_done_;
+    loop_stats_.emplace_back();
+    if (segment_start_ != 0) {
+        cache_.clear();
+        segment_start_ = 0;
+    }
+    if (const sim::State* s = cache_.at(0)) {
+        showCached(*s);
+        return;
+    }
+    driver_.reset();  // frame 0 exactly as a load gives it: nothing simulated
+    from_cache_ = false;
+    cacheCurrent();
+    countShown(false);
+}
+
+void SimThread::showCached(const sim::State& s) {
+    if (auto e = driver_.restore(s); !e.empty()) throw std::runtime_error("frame cache: " + e);
+    from_cache_ = true;
+    ++replayed_;
+    ++loop_stats_.back().cached;
+    countShown(false);
+}
+
+void SimThread::countShown(bool simulated) {
+    LoopStats& l = loop_stats_.back();
+    if (simulated) ++l.simulated;
+    ++l.shown;
+    l.last_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+    if (l.first_s < 0.0) l.first_s = l.last_s;
+}
+
+// The current state into the frame cache.
 void SimThread::cacheCurrent() {
-    if (!cache_.wants(driver_.frame())) return;
     sim::State s;
     driver_.captureState(s);
     cache_.store(std::move(s));
@@ -136,14 +202,14 @@ void SimThread::loop() {
         if (cmds.reset) restart();
         if (cmds.seek) seekFrame(int64_t(std::llround(*cmds.seek / double(driver_.params().frame_dt))));
         if (cmds.step_back > 0) seekFrame(std::max<int64_t>(0, driver_.frame() - cmds.step_back));
-        for (int i = 0; i < cmds.step; ++i) stepOne();
+        for (int i = 0; i < cmds.step; ++i) advance();
         if (cmds.report) writeReport(*cmds.report);
 
         bool stepped = false;
         if (stepping()) {
             auto now = Clock::now();
             if (now >= next_deadline) {
-                stepped = stepOne();
+                stepped = advance();
                 // Pace to the playback speed; when the sim is slower than real
                 // time it simply runs flat out (no catch-up bursts).
                 double period = controls_.unthrottled ? 0.0
@@ -194,6 +260,7 @@ void SimThread::load(const std::string& spec) {
 
 void SimThread::applyControls(bool physics_changed) {
     driver_.sim().setRecordConvergence(controls_.record_convergence);
+    cache_.setBudget(controls_.cache_mb << 20);
     driver_.setLoop(controls_.loop);
     if (!physics_changed) return;
     applied_physics_ = controls_.physics_version;
@@ -210,9 +277,11 @@ void SimThread::applyControls(bool physics_changed) {
     applyActivations();
     const auto& p = driver_.params();
     if (p.solver != applied_solver_ || p.hybrid_groups != applied_groups_) rebuildInfo(false);
-    // Results computed with the old parameters must not be replayed.
+    // Results computed with the old parameters must not be replayed: the
+    // run goes on from the frame shown, under the new settings.
     cache_.clear();
-    if (driver_.frame() == 0) cacheCurrent();
+    segment_start_ = driver_.frame();
+    cacheCurrent();
 }
 
 // The UI's activation controls as the driver's one rule (app/run/scene_driver.h).
@@ -296,7 +365,12 @@ void SimThread::restart() {
     driver_.reset();
     fatal_.clear();
     cache_.clear();
+    segment_start_ = 0;
+    from_cache_ = false;
+    loops_done_ = 0;
+    loop_stats_.assign(1, LoopStats{});
     cacheCurrent();
+    countShown(false);
     recorder_ = RunRecorder{};
     failure_ = sim::StepReport{};
 }
@@ -317,6 +391,8 @@ bool SimThread::stepOne() {
         if (failure_.ok) failure_ = r;
     }
     ++steps_;
+    from_cache_ = false;
+    countShown(true);
     if (controls_.record_run && failure_.ok) recorder_.addFrame(ms, driver_.sim());
     cacheCurrent();
     return true;
@@ -324,23 +400,31 @@ bool SimThread::stepOne() {
 
 void SimThread::seekFrame(int64_t target) {
     target = std::max<int64_t>(0, target);
-    const double dur = driver_.duration();
-    if (dur > 0.0)
-        target = std::min<int64_t>(target, int64_t(std::floor(dur / double(driver_.params().frame_dt) + 1e-6)));
+    if (const int64_t last = lastFrame(); last >= 0) target = std::min(target, last);
     if (target == driver_.frame()) return;
     // Restore the nearest cached state at or before the target when going
-    // back, or when it lies ahead of where we are (frame 0 is always
-    // available: after a parameter change the cache is empty and the replay
-    // starts from the rest pose).
+    // back, or when it lies ahead of where we are. With none (frame 0 is
+    // always available: a reset gives it), the run starts again from the
+    // rest pose: the states cached since a change of settings came from the
+    // old settings' state and go.
     const sim::State* s = cache_.atOrBefore(target);
     if (target < driver_.frame() || (s && s->frame > driver_.frame())) {
-        if (s)
-            driver_.restore(*s);
-        else
+        if (s) {
+            showCached(*s);
+        } else {
+            if (segment_start_ != 0) cache_.clear();
+            segment_start_ = 0;
             driver_.reset();  // frame 0, exactly as a load gives it
+            from_cache_ = false;
+            cacheCurrent();
+        }
     }
     while (driver_.frame() < target) {
-        if (!stepOne()) break;
+        const sim::State* next = cache_.at(driver_.frame() + 1);
+        if (next)
+            showCached(*next);
+        else if (!stepOne())
+            break;
         // A new request (another seek, a reload) cancels a long replay.
         std::lock_guard lk(mu_);
         if (stop_ || !pending_cmds_.empty()) break;
@@ -430,6 +514,14 @@ void SimThread::publish() {
     f.params = sim.params();
     f.threads = sim.params().threads > 0 ? sim.params().threads : omp_get_num_procs();
     f.cached_frames = cache_.size();
+    f.cache_bytes = cache_.bytes();
+    f.cache_budget = cache_.budget();
+    cache_.mask(lastFrame(), f.cache_mask);
+    f.from_cache = from_cache_;
+    f.replayed = replayed_;
+    f.position = position();
+    f.loop = loops_done_;
+    f.loops = loop_stats_;
     frames_.publish();
     published_.fetch_add(1, std::memory_order_acq_rel);
 }

@@ -65,6 +65,12 @@ private:
     void rebuildInfo(bool new_load);
     void restart();
     bool stepOne();
+    bool advance();
+    void wrap();
+    void showCached(const sim::State& s);
+    void countShown(bool simulated);
+    int64_t lastFrame() const;
+    int64_t position() const;
     void seekFrame(int64_t target);
     void publish();
     void applyActivations();
@@ -87,6 +93,14 @@ private:
     sim::SolverKind applied_solver_ = sim::SolverKind::Sst;
     int applied_groups_ = 0;
     FrameCache cache_;
+    // The frame the cached run starts from: 0, or the frame the settings
+    // last changed at (the states cached since then continue from the old
+    // settings' state there, so a new pass from frame 0 must not use them).
+    int64_t segment_start_ = 0;
+    bool from_cache_ = false;
+    uint64_t replayed_ = 0;
+    int64_t loops_done_ = 0;
+    std::vector<LoopStats> loop_stats_{1};
     uint64_t steps_ = 0;
     double step_ms_ = 0.0, rtf_ = 0.0;
     std::shared_ptr<SceneInfo> info_;

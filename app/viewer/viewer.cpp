@@ -238,13 +238,13 @@ void Viewer::updateRecording(const SimFrame& f) {
             return;
         }
         recorded_serial_ = f.serial;
-        recorded_steps_ = f.steps;
-        holdAt(f.frame + 1);
+        recorded_position_ = f.position;
+        holdAt(f.position + 1);
         return;
     }
     if (!recorder_.recording() || f.serial == recorded_serial_) return;
     recorded_serial_ = f.serial;
-    if (f.steps != recorded_steps_ && f.frame > 0) {
+    if (f.position != recorded_position_ && f.position > 0) {
         int w = 0, h = 0;
         const auto px = capture(w, h);
         if (auto e = recorder_.addFrame(px, w, h); !e.empty()) {
@@ -257,8 +257,8 @@ void Viewer::updateRecording(const SimFrame& f) {
         }
         state_.recorded_frames = recorder_.frames();
     }
-    recorded_steps_ = f.steps;
-    holdAt(f.frame + 1);
+    recorded_position_ = f.position;
+    holdAt(f.position + 1);
 }
 
 // The Study's plot: its rectangle (window units) cut out of the last image.
@@ -374,9 +374,10 @@ int Viewer::runHeadless() {
         if (!f.fatal.empty()) return failed(f.fatal);
         // The render rate reported at the end counts the frames drawn while
         // the sim was stepping (not the start-up and scene load).
-        if (f.frame > 0 && measured_frames_++ == 0) measure_start_ = Clock::now();
+        if (f.position > 0 && measured_frames_++ == 0) measure_start_ = Clock::now();
+        noteLoop(f);
         const bool settled = sim_.idle() && f.serial == sim_.published();
-        if (settled && f.frame >= n) break;
+        if (settled && f.position >= n) break;
         if (settled && f.at_end) {
             std::fprintf(stderr, "msxpbd view: the animation ends at frame %lld and loop is off; showing that frame\n",
                          static_cast<long long>(f.frame));
@@ -406,8 +407,9 @@ int Viewer::runHeadless() {
     const engine::render::RenderPath& path = renderer_.lastPath();
     std::printf("view: %s  solver %s  threads %d  frames %lld  render %.1f fps  sim %.1f ms/frame (%s)  %s path  [%s]\n",
                 last.scene ? last.scene->source.c_str() : "?", std::string(sim::solverName(last.params.solver)).c_str(),
-                last.threads, static_cast<long long>(last.frame), fps, double(stats_.sim_ms.mean()), simPace(),
+                last.threads, static_cast<long long>(last.position), fps, double(stats_.sim_ms.mean()), simPace(),
                 path.fast ? "fast" : "full", engine::buildType());
+    printLoops();
     if (!opt_.screenshot.empty()) {
         int w = 0, h = 0;
         auto px = capture(w, h);
@@ -458,7 +460,49 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
                    {"frames_drawn", s.frames},
                    {"muscle_uploads", s.muscle_uploads},
                    {"bone_uploads", s.bone_uploads}};
+    // Per loop of the animation: what was simulated, what came from the
+    // frame cache, the presented and the drawn frame rate.
+    nlohmann::json loops = nlohmann::json::array();
+    const SimFrame& f = sim_.latest();
+    for (size_t i = 0; i < f.loops.size(); ++i) {
+        const LoopStats& l = f.loops[i];
+        if (l.shown == 0) continue;
+        loops.push_back({{"loop", i + 1},
+                         {"frames_shown", l.shown},
+                         {"frames_simulated", l.simulated},
+                         {"frames_from_cache", l.cached},
+                         {"presented_fps", l.presentedFps()},
+                         {"render_fps", i < loop_render_.size() ? loop_render_[i].fps() : 0.0}});
+    }
+    j["playback"] = {{"loops", loops},
+                     {"cache_frames", f.cached_frames},
+                     {"cache_mb", double(f.cache_bytes) / double(1 << 20)},
+                     {"cache_budget_mb", double(f.cache_budget) / double(1 << 20)}};
     return engine::writeWholeFile(path, j.dump(2) + "\n");
+}
+
+void Viewer::noteLoop(const SimFrame& f) {
+    if (f.loop < 0 || f.loop > 100000) return;
+    if (loop_render_.size() <= size_t(f.loop)) loop_render_.resize(size_t(f.loop) + 1);
+    LoopRender& l = loop_render_[size_t(f.loop)];
+    const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+    ++l.frames;
+    if (l.first_s < 0.0) l.first_s = now;
+    l.last_s = now;
+}
+
+// One line per loop played (headless runs of more than one loop).
+void Viewer::printLoops() const {
+    const SimFrame& f = sim_.latest();
+    if (f.loops.size() < 2) return;
+    for (size_t i = 0; i < f.loops.size(); ++i) {
+        const LoopStats& l = f.loops[i];
+        if (l.shown == 0) continue;
+        std::printf("view: loop %zu: %lld frames, %lld simulated, %lld from the cache, presented %.1f fps, render %.1f fps\n",
+                    i + 1, static_cast<long long>(l.shown), static_cast<long long>(l.simulated),
+                    static_cast<long long>(l.cached), l.presentedFps(),
+                    i < loop_render_.size() ? loop_render_[i].fps() : 0.0);
+    }
 }
 
 const char* Viewer::simPace() const { return opt_.realtime ? "real time" : "flat out"; }

@@ -77,10 +77,19 @@ private:
     void updateRecording(const SimFrame& f);
     void stopRecording();
     void holdAt(int64_t frame);
+    void noteLoop(const SimFrame& f);
+    void printLoops() const;
     void writePlotExport();
 
     ViewOptions opt_;
     uint64_t measured_frames_ = 0;
+    // Frames drawn while each loop of the animation played (headless runs).
+    struct LoopRender {
+        int64_t frames = 0;
+        double first_s = -1.0, last_s = -1.0;
+        double fps() const { return frames > 1 && last_s > first_s ? double(frames - 1) / (last_s - first_s) : 0.0; }
+    };
+    std::vector<LoopRender> loop_render_;
     std::chrono::steady_clock::time_point measure_start_{};
     ViewerState state_;
     SimThread sim_;
@@ -91,7 +100,8 @@ private:
     Study study_;
     VideoRecorder recorder_;
     BakeJob bake_job_;
-    uint64_t recorded_serial_ = 0, recorded_steps_ = 0;
+    uint64_t recorded_serial_ = 0;
+    int64_t recorded_position_ = 0;
     uint64_t shown_load_ = 0, shown_generation_ = 0;
     bool preset_pending_ = false;
     std::string fatal_;
