@@ -10,8 +10,11 @@ void drawPanels(PanelContext& c) {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     const ImGuiCond once = ImGuiCond_FirstUseEver;
 
+    // The side bar: what is changed every minute first (scene, solver,
+    // iterations, activation, overpressure, skin, overlays, stiffness), open;
+    // statistics, files, export and every other setting below, closed.
     ImGui::SetNextWindowPos(ImVec2(0, 0), once);
-    ImGui::SetNextWindowSize(ImVec2(kLeftPanelWidth, ds.y - kTimelineHeight), once);
+    ImGui::SetNextWindowSize(ImVec2(kSideBarWidth, ds.y - kTimelineHeight), once);
     // The panels' edges as drawn: what lies between them is the view's.
     ViewerState::Area& area = c.state.free_area;
     area = {0.0f, 0.0f, ds.x, ds.y};
@@ -20,18 +23,28 @@ void drawPanels(PanelContext& c) {
     if (controls_open) {
         if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
         if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) drawSolverPanel(c);
-        if (ImGui::CollapsingHeader("Material")) drawMaterialPanel(c);
-        if (ImGui::CollapsingHeader("Muscles")) drawMusclesPanel(c);
+        if (ImGui::CollapsingHeader("Muscles", ImGuiTreeNodeFlags_DefaultOpen)) drawMusclesPanel(c);
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewPanel(c);
-        if (ImGui::CollapsingHeader("Export")) drawExportPanel(c);
+        if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) drawMaterialPanel(c);
+        if (ImGui::CollapsingHeader("Advanced")) {
+            ImGui::Indent(8.0f);
+            if (ImGui::CollapsingHeader("Solver settings")) drawSolverAdvanced(c);
+            if (ImGui::CollapsingHeader("Files and presets")) drawFilesPanel(c);
+            if (ImGui::CollapsingHeader("Rendering")) drawRenderAdvanced(c);
+            if (ImGui::CollapsingHeader("Export")) drawExportPanel(c);
+            ImGui::Unindent(8.0f);
+        }
     }
     ImGui::End();
 
-    ImGui::SetNextWindowPos(ImVec2(ds.x - kRightPanelWidth, 0), once);
-    ImGui::SetNextWindowSize(ImVec2(kRightPanelWidth, ds.y - kTimelineHeight), once);
+    // Statistics on the right, collapsed to its title bar until opened: the
+    // view keeps the window's width; opened, the view gives way to it.
+    ImGui::SetNextWindowPos(ImVec2(ds.x - kStatsWidth, 0), once);
+    ImGui::SetNextWindowSize(ImVec2(kStatsWidth, ds.y - kTimelineHeight), once);
+    ImGui::SetNextWindowCollapsed(true, once);
     const bool stats_open = ImGui::Begin("Statistics");
-    area.right = std::min(area.right, ImGui::GetWindowPos().x);
     if (stats_open) {
+        area.right = std::min(area.right, ImGui::GetWindowPos().x);
         if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
         if (ImGui::CollapsingHeader("Study: XPBD vs PBD, iterations and substeps")) {
             ImGui::TextWrapped("How far a hanging muscle stretches under XPBD and PBD, against a reference answer, "

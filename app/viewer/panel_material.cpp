@@ -8,7 +8,6 @@
 
 namespace app::viewer {
 
-void drawNumericGroup(PanelContext& c, const char* group);  // panel_solver.cpp
 
 void drawMaterialPanel(PanelContext& c) {
     const auto& p = c.state.controls.params;
@@ -42,7 +41,6 @@ void drawMaterialPanel(PanelContext& c) {
         }
         ImGui::PopID();
     }
-    drawNumericGroup(c, "material");
     if (ImGui::Button("Reset to scene defaults")) c.actions.resetMaterial();
 }
 

@@ -20,19 +20,35 @@ bool matches(const std::string& name, const std::string& filter) {
 }
 }  // namespace
 
+void drawMuscleList(PanelContext& c, const SceneInfo& info_ref);
+
 void drawMusclesPanel(PanelContext& c) {
     auto& ctl = c.state.controls;
     bool over = ctl.activation_override;
     float a = ctl.global_activation;
+    // Room for the longer label after each slider (the side bar is narrow).
+    const float label_w = ImGui::CalcTextSize("overpressure").x + ImGui::GetStyle().ItemInnerSpacing.x;
     if (ImGui::Checkbox("##override", &over)) c.actions.setGlobalActivation(over ? std::optional<float>(a) : std::nullopt);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("override every muscle's activation (sensors and sliders)");
     ImGui::SameLine();
-    if (ImGui::SliderFloat("all activation", &a, 0.0f, 1.0f, "%.2f")) c.actions.setGlobalActivation(a);
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w));
+    if (ImGui::SliderFloat("activation", &a, 0.0f, 1.0f, "all %.2f")) c.actions.setGlobalActivation(a);
     float kappa = ctl.muscles.empty() ? 0.0f : ctl.muscles.front().overpressure;
-    if (ImGui::SliderFloat("all overpressure", &kappa, 0.0f, 2.0f, "%.2f")) c.actions.setGlobalOverpressure(kappa);
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w));
+    if (ImGui::SliderFloat("overpressure", &kappa, 0.0f, 2.0f, "all %.2f")) c.actions.setGlobalOverpressure(kappa);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every muscle's overpressure (kappa); each muscle's own below");
 
     const SceneInfo* info = c.frame.scene.get();
     if (!info || info->load_id != ctl.scene_load_id) return;
+    if (!ImGui::TreeNode("each muscle")) return;
+    drawMuscleList(c, *info);
+    ImGui::TreePop();
+}
+
+// One row per muscle: select, show, solo, its activation, sensor, overpressure.
+void drawMuscleList(PanelContext& c, const SceneInfo& info_ref) {
+    auto& ctl = c.state.controls;
+    const SceneInfo* info = &info_ref;
     ImGui::InputTextWithHint("##filter", "search muscles", &c.state.muscle_filter);
     if (c.state.solo_muscle >= 0) {
         ImGui::SameLine();

@@ -32,21 +32,15 @@ std::vector<std::string> sceneList() {
 
 void drawScenePanel(PanelContext& c) {
     auto& scenes = c.state.scene_list;
-    auto& path = c.state.open_path;
     if (scenes.empty()) scenes = sceneList();
-    ImGui::TextWrapped("%s", c.state.scene.c_str());
-    if (ImGui::BeginCombo("scene", c.state.scene.c_str())) {
+    // File names in the list (the folder is the same for all); the whole path on hover.
+    auto shortName = [](const std::string& s) { return std::filesystem::path(s).filename().string(); };
+    if (ImGui::BeginCombo("scene", shortName(c.state.scene).c_str())) {
         for (const auto& s : scenes)
-            if (ImGui::Selectable(s.c_str(), s == c.state.scene)) c.actions.openScene(s);
+            if (ImGui::Selectable(shortName(s).c_str(), s == c.state.scene)) c.actions.openScene(s);
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
-    if (ImGui::SmallButton("rescan")) scenes = sceneList();
-    ImGui::InputTextWithHint("##path", "path to .glb (or drop a file)", &path);
-    ImGui::SameLine();
-    if (ImGui::Button("Open") && !path.empty()) c.actions.openScene(path);
-    if (ImGui::Button("Reload")) c.actions.reload();
-
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.state.scene.c_str());
     const SceneInfo* info = c.frame.scene.get();
     if (info && !info->animations.empty()) {
         int a = c.state.controls.animation;
@@ -58,6 +52,17 @@ void drawScenePanel(PanelContext& c) {
             ImGui::EndCombo();
         }
     }
+}
+
+// Files: a scene by path, reload, rescan the list, presets.
+void drawFilesPanel(PanelContext& c) {
+    auto& path = c.state.open_path;
+    ImGui::InputTextWithHint("##path", "path to .glb (or drop a file)", &path);
+    ImGui::SameLine();
+    if (ImGui::Button("Open") && !path.empty()) c.actions.openScene(path);
+    if (ImGui::Button("Reload")) c.actions.reload();
+    ImGui::SameLine();
+    if (ImGui::Button("Rescan scenes")) c.state.scene_list = sceneList();
     ImGui::InputText("preset", &c.state.preset_path);
     // The actions report to the info overlay (state.status) themselves.
     if (ImGui::Button("Save preset")) c.actions.savePreset(c.state.preset_path);

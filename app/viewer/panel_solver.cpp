@@ -45,9 +45,13 @@ void numericSlider(PanelContext& c, const sim::NumericParam& np) {
 
 void drawNumericGroup(PanelContext& c, const char* group) {
     for (const auto& np : sim::numericParams())
-        if (std::string(np.group) == group) numericSlider(c, np);
+        if (std::string(np.group) == group && !everydayParam(np.name)) numericSlider(c, np);
 }
 
+bool everydayParam(const std::string& name) { return name == "iterations" || name == "substeps"; }
+
+// What a student changes every minute: the solver, XPBD or PBD, iterations
+// and substeps. The rest is in drawSolverAdvanced.
 void drawSolverPanel(PanelContext& c) {
     const auto& p = c.state.controls.params;
     int solver = int(p.solver);
@@ -60,6 +64,12 @@ void drawSolverPanel(PanelContext& c) {
     if (ImGui::RadioButton("XPBD", mode == 0)) c.actions.setMode(sim::ConstraintMode::Xpbd);
     ImGui::SameLine(160);
     if (ImGui::RadioButton("PBD", mode == 1)) c.actions.setMode(sim::ConstraintMode::Pbd);
+    for (const auto& np : sim::numericParams())
+        if (everydayParam(np.name)) numericSlider(c, np);
+}
+
+void drawSolverAdvanced(PanelContext& c) {
+    const auto& p = c.state.controls.params;
     int form = int(p.fiber_form);
     if (ImGui::RadioButton("fibre: paper", form == 0)) c.actions.setFiberForm(sim::FiberForm::Paper);
     ImGui::SameLine(160);
@@ -72,8 +82,7 @@ void drawSolverPanel(PanelContext& c) {
     ImGui::SameLine(160);
     if (ImGui::RadioButton("contacts: limb", contacts == 1)) c.actions.setContactModel(sim::ContactModel::Limb);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("with the fascia envelope that keeps the muscles inside the skin");
-    for (const char* g : {"solver", "time", "activation", "contacts"}) drawNumericGroup(c, g);
-
+    for (const char* g : {"solver", "time", "activation", "contacts", "material"}) drawNumericGroup(c, g);
     if (const SceneInfo* info = c.frame.scene.get()) {
         const auto& k = info->counts;
         // Wrapped: the panel is narrower than these lines.

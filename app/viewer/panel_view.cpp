@@ -7,11 +7,31 @@
 namespace app::viewer {
 
 void drawViewPanel(PanelContext& c) {
-    for (int i = 0; i < engine::render::kOverlayCount; ++i) {
-        auto o = static_cast<engine::render::Overlay>(i);
-        bool on = c.state.render.overlay(o);
-        std::string label(engine::render::overlayLabel(o));
-        if (ImGui::Checkbox(label.c_str(), &on)) c.actions.setOverlay(o, on);
+    // Translucent meshes (docs/scene-format.md, "Translucent meshes").
+    bool skin = c.state.render.skin;
+    if (ImGui::Checkbox("skin (S)", &skin)) c.actions.setSkin(skin);
+    ImGui::SameLine();
+    bool bones = c.state.render.bones;
+    if (ImGui::Checkbox("bones", &bones)) c.actions.setBones(bones);
+    ImGui::SameLine();
+    bool ground = c.state.render.ground;
+    if (ImGui::Checkbox("ground", &ground)) c.actions.setGround(ground);
+    if (skin) {
+        float opacity = c.state.render.skin_opacity;
+        if (ImGui::SliderFloat("skin opacity", &opacity, Actions::kSkinOpacityMin, Actions::kSkinOpacityMax, "%.2fx"))
+            c.actions.setSkinOpacity(opacity);
+    }
+    // The overlays in two columns: the side bar is narrow and the list long.
+    if (ImGui::BeginTable("overlays", 2)) {
+        for (int i = 0; i < engine::render::kOverlayCount; ++i) {
+            auto o = static_cast<engine::render::Overlay>(i);
+            bool on = c.state.render.overlay(o);
+            std::string label(engine::render::overlayLabel(o));
+            ImGui::TableNextColumn();
+            if (ImGui::Checkbox(label.c_str(), &on)) c.actions.setOverlay(o, on);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());  // a long one is cut by its column
+        }
+        ImGui::EndTable();
     }
     if (c.state.render.overlay(engine::render::Overlay::ErrorMap)) {
         float scale = c.state.render.error_scale;
@@ -19,22 +39,15 @@ void drawViewPanel(PanelContext& c) {
                                ImGuiSliderFlags_Logarithmic))
             c.actions.setErrorScale(scale);
     }
+    if (ImGui::Button("Frame all (F)")) c.actions.frameAll();
+    ImGui::SameLine();
+    if (ImGui::Button("Help (F1)")) c.actions.toggleHelp();
+}
+
+// Rendering quality: shadows and the fast path.
+void drawRenderAdvanced(PanelContext& c) {
     bool shadows = c.state.render.shadows;
     if (ImGui::Checkbox("soft shadows", &shadows)) c.actions.setShadows(shadows);
-    ImGui::SameLine();
-    bool bones = c.state.render.bones;
-    if (ImGui::Checkbox("bones", &bones)) c.actions.setBones(bones);
-    ImGui::SameLine();
-    bool ground = c.state.render.ground;
-    if (ImGui::Checkbox("ground", &ground)) c.actions.setGround(ground);
-    // Translucent meshes (docs/scene-format.md, "Translucent meshes").
-    bool skin = c.state.render.skin;
-    if (ImGui::Checkbox("Skin (translucent) (S)", &skin)) c.actions.setSkin(skin);
-    if (skin) {
-        float opacity = c.state.render.skin_opacity;
-        if (ImGui::SliderFloat("skin opacity", &opacity, Actions::kSkinOpacityMin, Actions::kSkinOpacityMax, "%.2fx"))
-            c.actions.setSkinOpacity(opacity);
-    }
     // The fast path (engine/render/render_path.h): auto takes it under a
     // software rasteriser only; the line under it says what this frame used.
     int fast = static_cast<int>(c.state.render.fast_render);
@@ -49,9 +62,6 @@ void drawViewPanel(PanelContext& c) {
                             path.shadow_size);
     else
         ImGui::TextDisabled("full path: %dx MSAA, shadows %d^2", c.renderer.target().samples(), path.shadow_size);
-    if (ImGui::Button("Frame all (F)")) c.actions.frameAll();
-    ImGui::SameLine();
-    if (ImGui::Button("Help (F1)")) c.actions.toggleHelp();
 }
 
 }  // namespace app::viewer

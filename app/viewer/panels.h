@@ -3,6 +3,8 @@
 // call Actions, so the keyboard, presets and tests take the same path.
 #pragma once
 
+#include <string>
+
 #include "app/viewer/actions.h"
 #include "app/viewer/bake_job.h"
 #include "app/viewer/sim_frame.h"
@@ -13,9 +15,11 @@
 
 namespace app::viewer {
 
-// Where the panels sit (window units): the scene is framed into what they
-// leave free.
-constexpr float kLeftPanelWidth = 340.0f, kRightPanelWidth = 370.0f, kTimelineHeight = 64.0f;
+// Where the panels sit (window units): the side bar on the left, the
+// Statistics window on the right (collapsed to its title bar at first), the
+// timeline along the bottom. The scene is framed into what they leave free:
+// at 1280x720, three quarters of the width.
+constexpr float kSideBarWidth = 320.0f, kStatsWidth = 330.0f, kTimelineHeight = 78.0f;
 
 struct PanelContext {
     ViewerState& state;
@@ -27,16 +31,22 @@ struct PanelContext {
     const BakeJob* bake = nullptr;  // the Export section's background bake
 };
 
-// Lays out every panel: controls on the left, statistics on the right,
-// the timeline along the bottom, the info overlay and legend over the view.
+// Lays out every panel: the everyday controls first in the side bar, the
+// rest under its "Advanced" header; statistics on the right, the timeline
+// along the bottom, the info overlay and legend over the view.
 void drawPanels(PanelContext& c);
 
 void drawScenePanel(PanelContext& c);
+void drawFilesPanel(PanelContext& c);
 void drawTimelinePanel(PanelContext& c);
 void drawSolverPanel(PanelContext& c);
+void drawSolverAdvanced(PanelContext& c);
+void drawNumericGroup(PanelContext& c, const char* group);  // sim::numericParams() of one group, but the everyday ones
+bool everydayParam(const std::string& name);               // iterations, substeps: in the Solver section
 void drawMaterialPanel(PanelContext& c);
 void drawMusclesPanel(PanelContext& c);
 void drawViewPanel(PanelContext& c);
+void drawRenderAdvanced(PanelContext& c);
 void drawStatsPanel(PanelContext& c);
 void drawStudyPanel(PanelContext& c);
 void drawExportPanel(PanelContext& c);

@@ -17,7 +17,7 @@ const char* viewUsage() {
            "                   [--panel study|study-cost] [--fast-render auto|on|off] [--realtime]\n"
            "  --scene       scene to open: a .glb/.gltf file, a generated scene by short name (t5, t6,\n"
            "                t7, ...) or builtin:t1|p1|p2 (default: the full arm t5, else builtin:t1)\n"
-           "  --preset      JSON preset (save one from the UI: Scene panel > Save preset)\n"
+           "  --preset      JSON preset (save one from the UI: Advanced > Files and presets)\n"
            "  --frames N    play exactly N frames while rendering, show the state after them,\n"
            "                then exit (window hidden; 1..1000000); past the animation's end it\n"
            "                loops and plays the frames again from the frame cache\n"
@@ -41,8 +41,8 @@ const char* viewUsage() {
            "                frames no display shows would only take cores from the simulation\n"
            "  --fast-render the fast path for software renderers (one sample per pixel, the scene at\n"
            "                half resolution scaled up, cheaper soft shadows): auto (default) takes it\n"
-           "                under llvmpipe/softpipe/swrast only; on/off force it (also View panel, preset\n"
-           "                key fast_render)\n"
+           "                under llvmpipe/softpipe/swrast only; on/off force it (also Advanced >\n"
+           "                Rendering in the side bar, preset key fast_render)\n"
            "  --panel study open the Study window (docs/study.md; study-cost: its equal-cost view);\n"
            "                with --frames the image waits for its curves\n";
 }

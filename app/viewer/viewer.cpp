@@ -136,6 +136,21 @@ void Viewer::frame() {
     int fbw = 0, fbh = 0;
     window_.framebufferSize(fbw, fbh);
     if (fbw <= 0 || fbh <= 0) return;  // minimised
+    // The view's centre in the middle of what the panels leave free
+    // (ViewerState::free_area, as the last UI frame laid them out).
+    int ww = 0, wh = 0;
+    window_.windowSize(ww, wh);
+    float fill_x = 1.0f, fill_y = 1.0f;
+    state_.camera.shift_x = state_.camera.shift_y = 0.0f;
+    if (state_.ui_visible && ww > 0 && wh > 0) {
+        const ViewerState::Area& a = state_.free_area;
+        if (a.right > a.left + 64.0f && a.bottom > a.top + 64.0f) {
+            state_.camera.shift_x = (a.left + a.right) / float(ww) - 1.0f;
+            state_.camera.shift_y = 1.0f - (a.top + a.bottom) / float(wh);
+            fill_x = (a.right - a.left) / float(ww);
+            fill_y = (a.bottom - a.top) / float(wh);
+        }
+    }
     renderer_.render(df, state_.camera, state_.render, fbw, fbh);
     if (state_.frame_requested && renderer_.lastBounds().valid()) {
         // What is drawn now (its box's corners), and everywhere the
@@ -143,16 +158,7 @@ void Viewer::frame() {
         std::vector<glm::vec4> spheres;
         renderer_.lastBounds().appendCorners(spheres);
         if (f.scene) spheres.insert(spheres.end(), f.scene->motion_spheres.begin(), f.scene->motion_spheres.end());
-        // Into the part of the window the panels leave free (symmetric about
-        // the centre, where the camera looks).
-        int ww = 0, wh = 0;
-        window_.windowSize(ww, wh);
-        float fill_x = 1.0f, fill_y = 1.0f;
-        if (state_.ui_visible && ww > 0 && wh > 0) {
-            const float half_w = 0.5f * float(ww), half_h = 0.5f * float(wh);
-            fill_x = std::max(0.25f, (half_w - std::max(kLeftPanelWidth, kRightPanelWidth)) / half_w);
-            fill_y = std::max(0.5f, (half_h - kTimelineHeight) / half_h);
-        }
+        // Into the part of the window the panels leave free.
         state_.camera.frame(spheres, float(fbw) / float(fbh), fill_x, fill_y);
         state_.frame_requested = false;
         renderer_.render(df, state_.camera, state_.render, fbw, fbh);

@@ -129,7 +129,9 @@ glm::vec3 OrbitCamera::eye() const {
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, glm::vec3(0, 1, 0)); }
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
-    return glm::perspective(fov_y, std::max(aspect, 1e-3f), nearPlane(), farPlane());
+    glm::mat4 shift(1.0f);
+    shift[3] = glm::vec4(shift_x, shift_y, 0.0f, 1.0f);  // x' = x + shift_x · w: NDC moved by shift
+    return shift * glm::perspective(fov_y, std::max(aspect, 1e-3f), nearPlane(), farPlane());
 }
 
 }  // namespace engine::render

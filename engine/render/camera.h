@@ -28,6 +28,10 @@ public:
     float yaw = 0.6f;     // rad, about +Y
     float pitch = 0.35f;  // rad, above the horizon
     float fov_y = 0.7f;   // rad
+    // Where the view's centre sits on screen (NDC, −1..1): the viewer puts it
+    // in the middle of what its panels leave free, so the figure is framed
+    // there rather than in the middle of the window (an off-axis projection).
+    float shift_x = 0.0f, shift_y = 0.0f;
 
     // Mouse deltas in window pixels (not framebuffer pixels, so HiDPI feels the same).
     void orbit(float dx_px, float dy_px);

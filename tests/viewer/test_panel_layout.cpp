@@ -1,6 +1,7 @@
 // Where the viewer's own texts sit: warnings and messages over the 3D view
 // never run under the panels, however long they are or wherever the user has
 // moved the panels.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -67,11 +68,10 @@ TEST(ViewerLayout, LongWarningsWrapInsideTheViewInsteadOfCoveringThePanels) {
     v->frame();
     const Rect r = infoRect(*v);
     const auto& area = v->state().free_area;
-    // The panels as laid out at 1280x720: controls on the left, statistics on the right.
+    // The panels as laid out at 1280x720: the side bar on the left.
     EXPECT_GE(area.left, 300.0f);
-    EXPECT_LE(area.right, 1280.0f - 300.0f);
-    EXPECT_GE(r.x, area.left) << "the overlay starts under the left panel";
-    EXPECT_LE(r.x + r.w, area.right) << "the overlay runs under the Statistics panel";
+    EXPECT_GE(r.x, area.left) << "the overlay starts under the side bar";
+    EXPECT_LE(r.x + r.w, area.right) << "the overlay runs off the view";
     EXPECT_LE(r.y + r.h, area.bottom) << "the overlay runs under the timeline";
     // Wrapped: several lines, not one line as wide as the message.
     EXPECT_GT(r.h, short_one.h + 3.0f * 13.0f);
@@ -112,4 +112,43 @@ TEST(ViewerLayout, TheLegendStaysInACornerOfTheViewClearOfTheInfoOverlay) {
     }
 }
 
+// The view gets the window: at 1280x720 the panels leave at least two thirds
+// of the width and most of the height to the 3D view, and the figure is
+// framed in the middle of that free part (an off-axis projection), not in the
+// middle of the window behind the side bar. Opening Statistics gives it room.
+TEST(ViewerLayout, TheViewGetsTwoThirdsOfTheWidthAndTheFigureIsFramedInIt) {
+    const std::string t5 = viewer_test::t5Scene();
+    ASSERT_FALSE(t5.empty());
+    auto v = viewer_test::openViewer(t5, 1280, 720);
+    ASSERT_TRUE(v);
+    ASSERT_TRUE(v->runUntilSteps(1, 120.0));
+    v->actions().setSkin(false);
+    v->actions().frameAll();
+    for (int i = 0; i < 3; ++i) v->frame();
+    const auto& area = v->state().free_area;
+    EXPECT_GE(area.right - area.left, 1280.0f * 2.0f / 3.0f) << "left " << area.left << " right " << area.right;
+    EXPECT_GE(area.bottom - area.top, 0.8f * 720.0f);
+    // The muscles' pixels (saturated red) lie in the free part, centred in it.
+    const viewer_test::Image im = viewer_test::grab(*v);
+    ASSERT_GT(im.w, 0);
+    const float sx = float(im.w) / 1280.0f;
+    double sum_x = 0.0;
+    size_t n = 0, under_panel = 0;
+    for (int y = 0; y < im.h; ++y)
+        for (int x = 0; x < im.w; ++x) {
+            const uint8_t* p = im.at(x, y);
+            const int mx = std::max({p[0], p[1], p[2]}), mn = std::min({p[0], p[1], p[2]});
+            if (mx - mn < 60 || p[0] < p[2] + 40) continue;  // red muscle, not the panels' blue
+            ++n;
+            sum_x += x;
+            under_panel += float(x) < area.left * sx;
+        }
+    ASSERT_GT(n, 2000u) << "the muscles are drawn";
+    EXPECT_LT(double(under_panel), 0.01 * double(n)) << "muscle pixels behind the side bar";
+    const double centre = sum_x / double(n) / double(sx), free_centre = 0.5 * (area.left + area.right);
+    EXPECT_NEAR(centre, free_centre, 0.08 * double(area.right - area.left))
+        << "the figure's middle against the free part's middle";
+}
+
 }  // namespace
+
