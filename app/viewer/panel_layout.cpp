@@ -64,6 +64,7 @@ void drawPanels(PanelContext& c) {
 
     drawInfoOverlay(c);
     drawLegend(c);
+    drawSelectionPanel(c);
     if (c.state.show_help) drawHelpWindow(c);
     if (c.state.show_study) drawStudyPanel(c);
 }

@@ -53,5 +53,6 @@ void drawExportPanel(PanelContext& c);
 void drawHelpWindow(PanelContext& c);
 void drawInfoOverlay(PanelContext& c);
 void drawLegend(PanelContext& c);
+void drawSelectionPanel(PanelContext& c);  // the muscle under the mouse, the selected one
 
 }  // namespace app::viewer

@@ -8,10 +8,12 @@
 #include <thread>
 
 #include <glad/gl.h>
+#include <imgui.h>
 #include <GLFW/glfw3.h>
 #include <nlohmann/json.hpp>
 
 #include "app/viewer/panels.h"
+#include "app/viewer/pick.h"
 #include "app/viewer/shortcuts.h"
 #include "engine/render/png_writer.h"
 #include "engine/build_info.h"
@@ -80,6 +82,50 @@ void Viewer::handleDrag(double dx, double dy, int button, int mods) {
         actions_.orbitCamera(float(dx), float(dy));
 }
 
+namespace {
+bool insideArea(const ViewerState::Area& a, float x, float y) { return x >= a.left && x < a.right && y >= a.top && y < a.bottom; }
+}  // namespace
+
+void Viewer::hoverAt(float x, float y) {
+    state_.hover_muscle = -1;
+    const SimFrame& f = sim_.latest();
+    if (!f.scene || !f.scene->topology || f.x.size() != f.scene->topology->particle_count) return;
+    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return;
+    int ww = 0, wh = 0;
+    window_.windowSize(ww, wh);
+    if (ww <= 0 || wh <= 0) return;
+    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
+    state_.hover_muscle = pickMuscle(*f.scene->topology, f.x, ray, state_.render);
+}
+
+void Viewer::clickAt(float x, float y) {
+    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return;
+    hoverAt(x, y);
+    actions_.selectMuscle(state_.hover_muscle);
+}
+
+// The mouse, polled once a frame: hover picks, a left click that did not
+// drag (orbit) selects. Not over a panel (ImGui has the mouse there).
+void Viewer::pollPointer() {
+    double x = 0.0, y = 0.0;
+    glfwGetCursorPos(window_.handle(), &x, &y);
+    const bool over_ui = state_.ui_visible && ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse;
+    const bool down = glfwGetMouseButton(window_.handle(), GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    if (down && !left_down_) {
+        press_x_ = x;
+        press_y_ = y;
+        travel_ = 0.0;
+    }
+    if (down) travel_ = std::max(travel_, std::hypot(x - press_x_, y - press_y_));
+    if (!over_ui) {
+        hoverAt(float(x), float(y));
+        if (!down && left_down_ && travel_ < 4.0) clickAt(float(x), float(y));
+    } else {
+        state_.hover_muscle = -1;
+    }
+    left_down_ = down;
+}
+
 void Viewer::takeSimFrame() {
     if (!sim_.update()) return;
     const SimFrame& f = sim_.latest();
@@ -110,6 +156,7 @@ void Viewer::takeSimFrame() {
 
 void Viewer::frame() {
     window_.pollEvents();
+    if (!opt_.hidden) pollPointer();
     auto now = Clock::now();
     stats_.addRender(std::chrono::duration<double>(now - last_frame_).count());
     last_frame_ = now;

@@ -46,6 +46,13 @@ public:
     // The last rendered image (RGBA, top row first), UI included when visible.
     std::vector<uint8_t> capture(int& width, int& height) const;
 
+    // The mouse over the 3D view at window point (x, y) (window units, y
+    // down): hovering names the muscle under it (ViewerState::hover_muscle),
+    // a click selects it (none there: clears the selection). Over a panel
+    // neither happens. The mouse and the tests take this path.
+    void hoverAt(float x, float y);
+    void clickAt(float x, float y);
+
     Actions& actions() { return actions_; }
     ViewerState& state() { return state_; }
     SimThread& sim() { return sim_; }
@@ -78,6 +85,7 @@ private:
     void stopRecording();
     void holdAt(int64_t frame);
     void noteLoop(const SimFrame& f);
+    void pollPointer();
     void printLoops() const;
     void writePlotExport();
 
@@ -100,6 +108,8 @@ private:
     Study study_;
     VideoRecorder recorder_;
     BakeJob bake_job_;
+    bool left_down_ = false;     // the left button, as last polled
+    double press_x_ = 0.0, press_y_ = 0.0, travel_ = 0.0;  // where it went down, how far it moved since
     uint64_t recorded_serial_ = 0;
     int64_t recorded_position_ = 0;
     uint64_t shown_load_ = 0, shown_generation_ = 0;

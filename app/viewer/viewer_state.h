@@ -45,6 +45,7 @@ struct ViewerState {
     bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
     unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
     int solo_muscle = -1;           // −1: none
+    int hover_muscle = -1;          // the muscle under the mouse in the 3D view, −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden
     std::string status;             // last message for the info overlay
     // The part of the window the panels leave free (window units), measured

@@ -1,0 +1,43 @@
+// Picking a muscle in the 3D view: the ray through a point of the window, as
+// the camera draws it (its off-axis shift included), and the first muscle
+// surface it meets. Hovering names that muscle, a click selects it
+// (Viewer::hoverAt / clickAt). CPU ray casting over the drawn triangles:
+// ~70 000 for the full body, well under a millisecond per query.
+#pragma once
+
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "engine/render/camera.h"
+#include "engine/render/draw_topology.h"
+#include "engine/render/render_options.h"
+
+namespace app::viewer {
+
+struct Ray {
+    glm::vec3 origin{0.0f}, dir{0.0f, 0.0f, -1.0f};  // dir: unit length
+};
+
+// The ray through window point (x, y) (window units, y down) of a window
+// `width` × `height`.
+Ray rayThrough(const engine::render::OrbitCamera& cam, float x, float y, float width, float height);
+
+// Where p is drawn in the window (window units, y down); false when it lies
+// behind the camera.
+bool projectToWindow(const engine::render::OrbitCamera& cam, glm::vec3 p, float width, float height, glm::vec2& out);
+
+// The muscle whose surface `ray` meets first among those drawn (`opt`'s
+// visibility), −1 when it meets none. `x`: the frame's particle positions.
+int pickMuscle(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,
+               const engine::render::RenderOptions& opt);
+
+// Distance constraints of one muscle by kind (surface, spokes, medulla), for
+// the selection's panel.
+struct MuscleConstraintCounts {
+    size_t surface = 0, spoke = 0, medulla = 0;
+};
+MuscleConstraintCounts muscleConstraints(const engine::render::DrawTopology& topo, size_t muscle);
+
+}  // namespace app::viewer
