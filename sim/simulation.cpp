@@ -394,6 +394,7 @@ void Simulation::runFrame(FailureSite* check) {
         if (record_convergence_ && s == substeps - 1) ctx.on_iteration = &record;
         solver->solve(ctx, params_.iterations);
         if (check && check->found()) return;
+        if (poke_) applyPoke(world_, *poke_, dt);
         // Hard bones are not entered, whatever the search saw (sim/bone_catch.h).
         if (coef_.alpha_tilde[fi(Family::Contact)] == 0.0f && coef_.scale[fi(Family::Contact)] >= 1.0f) {
             ScopedPhase timer(timers_, Phase::Contact);

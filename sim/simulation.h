@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "sim/limb_drift.h"
 #include "sim/tissue_overlap.h"
 #include "sim/params.h"
+#include "sim/poke.h"
 #include "sim/scene_desc.h"
 #include "sim/solver.h"
 #include "sim/state.h"
@@ -172,6 +174,13 @@ public:
     // Convergence: when enabled, the residual after each iteration of the last
     // substep is recorded.
     void setRecordConvergence(bool on) { record_convergence_ = on; }
+    // A spring pulling a patch of a muscle toward a point (sim/poke.h), applied
+    // after each substep's solve until cleared (null). Not part of State.
+    void setPoke(const Poke* p) { poke_ = p ? std::optional<Poke>(*p) : std::nullopt; }
+    void setPokeTarget(glm::vec3 t) {
+        if (poke_) poke_->target = t;
+    }
+    bool poking() const { return poke_.has_value(); }
     const std::vector<float>& convergence() const { return convergence_; }
 
 private:
@@ -199,6 +208,7 @@ private:
     double time_ = 0.0;
     int64_t frame_ = 0;
     bool record_convergence_ = false;
+    std::optional<Poke> poke_;
     std::vector<float> convergence_;
     std::vector<glm::vec3> volume_grad_;  // scratch for the volume constraint
     std::vector<float> volume_scratch_;   // per-muscle compliance table (prepareFrame)

@@ -108,6 +108,19 @@ void Actions::setLoop(bool on) {
     pushControls(false);
 }
 
+void Actions::poke(uint32_t particle, glm::vec3 target) {
+    s_.controls.poke_active = true;
+    s_.controls.poke_particle = particle;
+    s_.controls.poke_target = target;
+    pushControls(false);
+}
+
+void Actions::pokeRelease() {
+    if (!s_.controls.poke_active) return;
+    s_.controls.poke_active = false;
+    pushControls(false);
+}
+
 std::string Actions::setCacheBudget(double mb) {
     if (!(mb >= kCacheMbMin && mb <= kCacheMbMax))
         return "cache-mb " + std::to_string(int64_t(mb)) + ": out of range (" + std::to_string(kCacheMbMin) + " to " +

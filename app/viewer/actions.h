@@ -45,6 +45,9 @@ public:
     // The frame cache's memory budget (app/viewer/frame_cache.h), in MB.
     static constexpr int kCacheMbMin = 16, kCacheMbMax = 65536;
     std::string setCacheBudget(double mb);
+    // Pull `particle`'s patch toward `target` (sim/poke.h); pokeRelease lets go.
+    void poke(uint32_t particle, glm::vec3 target);
+    void pokeRelease();
 
     // Solver and material (validated: returns an error, state unchanged)
     std::string setSolver(sim::SolverKind kind);

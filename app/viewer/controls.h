@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "app/viewer/frame_cache.h"
 #include "sim/params.h"
 
@@ -43,6 +45,11 @@ struct Controls {
     bool want_skin_wrap = true;          // wrap the drawn skin over the muscles (the skin is shown)
     bool record_convergence = false;     // record the residual after every iteration (Stats)
     size_t cache_mb = FrameCache::kDefaultBudgetMb;  // the frame cache's memory budget (MB)
+    // Poke (sim/poke.h, the viewer's Ctrl+drag): while active, the patch
+    // around `poke_particle` is pulled toward `poke_target` by a spring.
+    bool poke_active = false;
+    uint32_t poke_particle = 0;
+    glm::vec3 poke_target{0.0f};
     // Bumped on every change that alters the physics (params, activation,
     // overpressure, animation): the sim re-applies, drops its frame cache and
     // simulates on from the frame it is at.

@@ -50,7 +50,10 @@ void drawTimelinePanel(PanelContext& c) {
             i = j;
         }
     }
-    ImGui::TextDisabled("%s", f.from_cache ? "cached" : (f.playing ? "live" : "paused"));
+    if (f.poking || f.poked)
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", f.poking ? "poking" : "poked");
+    else
+        ImGui::TextDisabled("%s", f.from_cache ? "cached" : (f.playing ? "live" : "paused"));
     ImGui::SameLine();
     ImGui::TextDisabled("cache %zu frames, %.0f of %.0f MB", f.cached_frames, double(f.cache_bytes) / double(1 << 20),
                         double(f.cache_budget) / double(1 << 20));

@@ -54,7 +54,13 @@ bool projectToWindow(const engine::render::OrbitCamera& cam, glm::vec3 p, float 
 
 int pickMuscle(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,
                const engine::render::RenderOptions& opt) {
-    int best = -1;
+    return pickSurface(topo, x, ray, opt).muscle;
+}
+
+PickHit pickSurface(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,
+                    const engine::render::RenderOptions& opt) {
+    PickHit hit;
+    glm::uvec3 hit_tri(0);
     float nearest = 1e30f;
     for (size_t m = 0; m < topo.muscles.size(); ++m) {
         if (!opt.muscleVisible(m)) continue;
@@ -65,11 +71,18 @@ int pickMuscle(const engine::render::DrawTopology& topo, const std::vector<glm::
             const float d = hitTriangle(ray, x[tri.x], x[tri.y], x[tri.z]);
             if (d > 0.0f && d < nearest) {
                 nearest = d;
-                best = int(m);
+                hit.muscle = int(m);
+                hit_tri = tri;
             }
         }
     }
-    return best;
+    if (hit.muscle < 0) return hit;
+    hit.distance = nearest;
+    const glm::vec3 q = ray.origin + nearest * ray.dir;
+    hit.particle = hit_tri.x;
+    for (uint32_t i : {hit_tri.y, hit_tri.z})
+        if (glm::length(x[i] - q) < glm::length(x[hit.particle] - q)) hit.particle = i;
+    return hit;
 }
 
 MuscleConstraintCounts muscleConstraints(const engine::render::DrawTopology& topo, size_t muscle) {

@@ -28,6 +28,17 @@ Ray rayThrough(const engine::render::OrbitCamera& cam, float x, float y, float w
 // behind the camera.
 bool projectToWindow(const engine::render::OrbitCamera& cam, glm::vec3 p, float width, float height, glm::vec2& out);
 
+// Where `ray` first meets a drawn muscle's surface (`opt`'s visibility):
+// the muscle (−1: none), the distance along the ray, and the particle of the
+// triangle met nearest to that point (the one a poke grabs).
+struct PickHit {
+    int muscle = -1;
+    float distance = 0.0f;
+    uint32_t particle = 0;
+};
+PickHit pickSurface(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,
+                    const engine::render::RenderOptions& opt);
+
 // The muscle whose surface `ray` meets first among those drawn (`opt`'s
 // visibility), −1 when it meets none. `x`: the frame's particle positions.
 int pickMuscle(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,

@@ -49,6 +49,7 @@ struct SceneInfo {
 // its first and last frame (the presented rate: frames − 1 over it).
 struct LoopStats {
     int64_t simulated = 0, cached = 0, shown = 0;
+    bool poked = false;  // some of its frames were simulated while a muscle was poked
     double first_s = -1.0, last_s = -1.0;  // steady-clock seconds
     double presentedFps() const { return shown > 1 && last_s > first_s ? double(shown - 1) / (last_s - first_s) : 0.0; }
 };
@@ -87,6 +88,8 @@ struct SimFrame {
     size_t cache_bytes = 0, cache_budget = 0;
     std::vector<uint8_t> cache_mask;   // per frame 0..last of the animation: 1 when cached
     bool from_cache = false;           // this frame was restored from the cache, not simulated
+    bool poking = false;               // a muscle is being poked (Controls::poke_active)
+    bool poked = false;                // this pass of the animation has poked frames
     uint64_t replayed = 0;             // frames shown from the cache since the thread started
     // Frames played since the last load or reset, counting every loop
     // (loops · frames per loop + frame): what Controls::stop_at_frame counts.

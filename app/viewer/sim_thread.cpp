@@ -135,9 +135,10 @@ bool SimThread::advance() {
 void SimThread::wrap() {
     ++loops_done_;
     loop_stats_.emplace_back();
-    if (segment_start_ != 0) {
+    if (segment_start_ != 0 || poked_pass_) {
         cache_.clear();
         segment_start_ = 0;
+        poked_pass_ = driver_.sim().poking();
     }
     if (const sim::State* s = cache_.at(0)) {
         showCached(*s);
@@ -258,9 +259,34 @@ void SimThread::load(const std::string& spec) {
     rebuildInfo(true);
 }
 
+// The poke as the controls ask for it. A new grab starts a poked run from
+// the frame shown: what the cache held after it goes, as after a change of
+// settings, and the pass is marked poked (the next one simulates afresh).
+void SimThread::applyPokeControl() {
+    sim::Simulation& sim = driver_.sim();
+    if (!controls_.poke_active) {
+        if (sim.poking()) sim.setPoke(nullptr);
+        return;
+    }
+    if (sim.poking() && poke_particle_ == controls_.poke_particle) {
+        sim.setPokeTarget(controls_.poke_target);
+        return;
+    }
+    sim::Poke p = sim::grabPatch(sim.world(), controls_.poke_particle);
+    if (p.particles.empty()) return;
+    p.target = controls_.poke_target;
+    sim.setPoke(&p);
+    poke_particle_ = controls_.poke_particle;
+    poked_pass_ = true;
+    cache_.clear();
+    segment_start_ = driver_.frame();
+    cacheCurrent();
+}
+
 void SimThread::applyControls(bool physics_changed) {
     driver_.sim().setRecordConvergence(controls_.record_convergence);
     cache_.setBudget(controls_.cache_mb << 20);
+    applyPokeControl();
     driver_.setLoop(controls_.loop);
     if (!physics_changed) return;
     applied_physics_ = controls_.physics_version;
@@ -367,6 +393,7 @@ void SimThread::restart() {
     cache_.clear();
     segment_start_ = 0;
     from_cache_ = false;
+    poked_pass_ = poked_run_ = driver_.sim().poking();
     loops_done_ = 0;
     loop_stats_.assign(1, LoopStats{});
     cacheCurrent();
@@ -392,6 +419,10 @@ bool SimThread::stepOne() {
     }
     ++steps_;
     from_cache_ = false;
+    if (driver_.sim().poking()) {
+        loop_stats_.back().poked = true;
+        poked_pass_ = poked_run_ = true;
+    }
     countShown(true);
     if (controls_.record_run && failure_.ok) recorder_.addFrame(ms, driver_.sim());
     cacheCurrent();
@@ -435,6 +466,8 @@ void SimThread::seekFrame(int64_t target) {
 // since the last load or reset (Controls::record_run).
 void SimThread::writeReport(const std::string& path) {
     nlohmann::json report = runReport(driver_.source(), driver_.sim(), recorder_, failure_);
+    // A poked run (sim/poke.h) is not a reproducible one: said so.
+    report["poked"] = poked_run_;
     std::string err;
     if (path == "-") {
         std::printf("%s\n", report.dump(2).c_str());
@@ -518,6 +551,8 @@ void SimThread::publish() {
     f.cache_budget = cache_.budget();
     cache_.mask(lastFrame(), f.cache_mask);
     f.from_cache = from_cache_;
+    f.poking = driver_.loaded() && driver_.sim().poking();
+    f.poked = poked_pass_;
     f.replayed = replayed_;
     f.position = position();
     f.loop = loops_done_;

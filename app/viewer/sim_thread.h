@@ -69,6 +69,7 @@ private:
     void wrap();
     void showCached(const sim::State& s);
     void countShown(bool simulated);
+    void applyPokeControl();
     int64_t lastFrame() const;
     int64_t position() const;
     void seekFrame(int64_t target);
@@ -98,6 +99,9 @@ private:
     // settings' state there, so a new pass from frame 0 must not use them).
     int64_t segment_start_ = 0;
     bool from_cache_ = false;
+    uint32_t poke_particle_ = 0;
+    bool poked_pass_ = false;  // this pass has poked frames: the next one simulates afresh
+    bool poked_run_ = false;   // a poked step since the last load or reset (reports say so)
     uint64_t replayed_ = 0;
     int64_t loops_done_ = 0;
     std::vector<LoopStats> loop_stats_{1};

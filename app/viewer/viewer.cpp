@@ -72,6 +72,7 @@ void Viewer::applyFastRenderOption(bool at_start) {
 }
 
 void Viewer::handleDrag(double dx, double dy, int button, int mods) {
+    if (poking_) return;  // Ctrl + left drag pulls a muscle, not the camera
     int w = 0, h = 0;
     window_.windowSize(w, h);
     bool pan = button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
@@ -104,8 +105,38 @@ void Viewer::clickAt(float x, float y) {
     actions_.selectMuscle(state_.hover_muscle);
 }
 
+bool Viewer::pokeStart(float x, float y) {
+    const SimFrame& f = sim_.latest();
+    if (!f.scene || !f.scene->topology || f.x.size() != f.scene->topology->particle_count) return false;
+    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return false;
+    int ww = 0, wh = 0;
+    window_.windowSize(ww, wh);
+    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
+    const PickHit hit = pickSurface(*f.scene->topology, f.x, ray, state_.render);
+    if (hit.muscle < 0) return false;
+    poking_ = true;
+    poke_depth_ = hit.distance;
+    poke_offset_ = f.x[hit.particle] - (ray.origin + hit.distance * ray.dir);
+    actions_.poke(hit.particle, f.x[hit.particle]);
+    return true;
+}
+
+void Viewer::pokeMove(float x, float y) {
+    if (!poking_) return;
+    int ww = 0, wh = 0;
+    window_.windowSize(ww, wh);
+    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
+    actions_.poke(state_.controls.poke_particle, ray.origin + poke_depth_ * ray.dir + poke_offset_);
+}
+
+void Viewer::pokeEnd() {
+    poking_ = false;
+    actions_.pokeRelease();
+}
+
 // The mouse, polled once a frame: hover picks, a left click that did not
-// drag (orbit) selects. Not over a panel (ImGui has the mouse there).
+// drag (orbit) selects, Ctrl + left drag pokes. Not over a panel (ImGui has
+// the mouse there).
 void Viewer::pollPointer() {
     double x = 0.0, y = 0.0;
     glfwGetCursorPos(window_.handle(), &x, &y);
@@ -117,6 +148,18 @@ void Viewer::pollPointer() {
         travel_ = 0.0;
     }
     if (down) travel_ = std::max(travel_, std::hypot(x - press_x_, y - press_y_));
+    const bool ctrl = glfwGetKey(window_.handle(), GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                      glfwGetKey(window_.handle(), GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+    if (down && !left_down_ && ctrl && !over_ui) pokeStart(float(x), float(y));
+    if (poking_) {
+        if (down) {
+            pokeMove(float(x), float(y));
+        } else {
+            pokeEnd();
+        }
+        left_down_ = down;
+        return;
+    }
     if (!over_ui) {
         hoverAt(float(x), float(y));
         if (!down && left_down_ && travel_ < 4.0) clickAt(float(x), float(y));
@@ -524,6 +567,7 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
                          {"frames_shown", l.shown},
                          {"frames_simulated", l.simulated},
                          {"frames_from_cache", l.cached},
+                         {"poked", l.poked},
                          {"presented_fps", l.presentedFps()},
                          {"render_fps", i < loop_render_.size() ? loop_render_[i].fps() : 0.0}});
     }

@@ -52,6 +52,13 @@ public:
     // neither happens. The mouse and the tests take this path.
     void hoverAt(float x, float y);
     void clickAt(float x, float y);
+    // Poke (Ctrl + left drag): grabs the muscle surface under (x, y) and pulls
+    // it toward the mouse with a spring (sim/poke.h) while the sim plays;
+    // returns whether a muscle was there. pokeMove follows the mouse at the
+    // grabbed point's depth; pokeEnd lets go and the muscle returns.
+    bool pokeStart(float x, float y);
+    void pokeMove(float x, float y);
+    void pokeEnd();
 
     Actions& actions() { return actions_; }
     ViewerState& state() { return state_; }
@@ -109,6 +116,9 @@ private:
     VideoRecorder recorder_;
     BakeJob bake_job_;
     bool left_down_ = false;     // the left button, as last polled
+    bool poking_ = false;
+    float poke_depth_ = 0.0f;    // along the ray, where the poke grabbed
+    glm::vec3 poke_offset_{0.0f};  // the grabbed particle from the point the ray met
     double press_x_ = 0.0, press_y_ = 0.0, travel_ = 0.0;  // where it went down, how far it moved since
     uint64_t recorded_serial_ = 0;
     int64_t recorded_position_ = 0;

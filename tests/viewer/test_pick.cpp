@@ -3,6 +3,8 @@
 // and a click over a panel does nothing to it.
 #include <string>
 
+#include <glm/geometric.hpp>
+
 #include <gtest/gtest.h>
 
 #include "app/viewer/pick.h"
@@ -50,6 +52,17 @@ TEST(Pick, AClickAtAMusclesProjectedCentroidSelectsThatMuscle) {
     v->clickAt(p.x, p.y);
     const int picked = v->state().render.selected_muscle;
     EXPECT_GE(picked, 0) << "something is drawn there";
+    // Ctrl + drag there grabs a particle of the muscle drawn there (sim/poke.h); letting go releases it.
+    ASSERT_TRUE(v->pokeStart(p.x, p.y));
+    const auto& ctl = v->state().controls;
+    EXPECT_TRUE(ctl.poke_active);
+    const auto& md = v->shown().scene->topology->muscles[size_t(picked)];
+    EXPECT_TRUE(ctl.poke_particle >= md.first && ctl.poke_particle < md.first + md.surface_count);
+    const glm::vec3 grabbed = ctl.poke_target;
+    v->pokeMove(p.x + 80.0f, p.y);
+    EXPECT_GT(glm::length(ctl.poke_target - grabbed), 0.005f) << "the target follows the mouse";
+    v->pokeEnd();
+    EXPECT_FALSE(ctl.poke_active);
     // Over the side bar: the selection stays.
     v->clickAt(100.0f, p.y);
     EXPECT_EQ(v->state().render.selected_muscle, picked);
