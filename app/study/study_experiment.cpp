@@ -55,6 +55,12 @@ double meanEdgeInverseMass(const sim::World& w) {
     return n ? sum / double(n) : 0.0;
 }
 
+// The surface vertices of muscle 0 out of every particle's position.
+std::vector<glm::vec3> surfaceOf(const sim::World& w, const std::vector<glm::vec3>& x) {
+    const sim::Muscle& m = w.muscles.front();
+    return std::vector<glm::vec3>(x.begin() + m.first, x.begin() + m.first + m.surface_count);
+}
+
 }  // namespace
 
 std::string StudySettings::validate() const {
@@ -86,6 +92,13 @@ std::vector<StudyPoint> StudyResult::curve(const std::string& view, sim::Constra
     return out;
 }
 
+const StudyPoint* StudyResult::find(const std::string& view, sim::ConstraintMode mode, int substeps, int iterations) const {
+    for (const StudyPoint& p : points)
+        if (p.view == view && p.mode == mode && p.substeps == substeps && (view == "equal_cost" || p.iterations == iterations))
+            return &p;
+    return nullptr;
+}
+
 double StudyResult::errorPct(const StudyPoint& p) const {
     return reference_pct != 0.0 ? 100.0 * (p.elongation_pct - reference_pct) / reference_pct : 0.0;
 }
@@ -115,6 +128,11 @@ StudyResult runStudy(const StudySettings& st, std::atomic<float>* progress, cons
             return r;
         }
         r.reference_pct = 100.0 * eq.elongation;
+        const sim::World& w = probe.sim().world();
+        const sim::Muscle& m = w.muscles.front();
+        for (uint32_t t = m.tri_begin; t < m.tri_begin + m.tri_count; ++t) r.triangles.push_back(w.triangles[t] - glm::uvec3(m.first));
+        r.rest_shape = surfaceOf(w, w.particles.x);
+        r.reference_shape = surfaceOf(w, eq.x);
         r.reference_method = "static equilibrium of the same material, solved directly (damped Newton, " +
                              std::to_string(eq.newton_steps) + " steps)";
     }
@@ -178,7 +196,10 @@ StudyResult runStudy(const StudySettings& st, std::atomic<float>* progress, cons
                     break;
                 }
             }
-            if (e.empty() && p.ok) p.elongation_pct = elongationPct(d.sim());
+            if (e.empty() && p.ok) {
+                p.elongation_pct = elongationPct(d.sim());
+                p.shape = surfaceOf(d.sim().world(), d.sim().world().particles.x);
+            }
             std::lock_guard lk(mu);
             if (!e.empty() && first_error.empty()) first_error = e;
             done += double(p.substeps * p.iterations + 2 * p.substeps);

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "sim/params.h"
 
 namespace app {
@@ -45,6 +47,9 @@ struct StudyPoint {
     double elongation_pct = 0.0;  // origin–insertion length / rest length − 1, in %
     double pbd_k = 0.0;           // the PBD stiffness this run used (0 for XPBD)
     bool ok = true;               // false: the NaN guard fired (elongation not read)
+    // The muscle's surface at the end of the run (StudyResult::triangles
+    // index it; empty when not ok): what the Study's muscle view draws.
+    std::vector<glm::vec3> shape;
 };
 
 struct StudyResult {
@@ -53,6 +58,10 @@ struct StudyResult {
     std::string reference_method;
     std::vector<StudyPoint> points;
     double mean_inverse_mass = 0.0;  // 1/kg, w̄ of the PBD stiffness rule
+    // The hanging muscle's surface: its triangles, its rest shape (as built,
+    // unstretched) and its reference shape (the static equilibrium).
+    std::vector<glm::uvec3> triangles;
+    std::vector<glm::vec3> rest_shape, reference_shape;
     std::string error;               // empty on success
     bool cancelled = false;
 
@@ -60,6 +69,9 @@ struct StudyResult {
     std::vector<StudyPoint> curve(const std::string& view, sim::ConstraintMode mode, int substeps = 0) const;
     // Relative error of a point against the reference, in % of the reference.
     double errorPct(const StudyPoint& p) const;
+    // The point of a view with these settings (iterations ignored in the
+    // equal-cost view, where the split fixes them), or null.
+    const StudyPoint* find(const std::string& view, sim::ConstraintMode mode, int substeps, int iterations) const;
 };
 
 // The stiffness PBD is given for a run so that its single projection of an

@@ -108,6 +108,15 @@ void Actions::setLoop(bool on) {
     pushControls(false);
 }
 
+std::string Actions::selectStudyPoint(sim::ConstraintMode mode, int substeps, int iterations) {
+    if (substeps < 1 || substeps > 1000 || iterations < 1 || iterations > 1000)
+        return "study-point: substeps and iterations from 1 to 1000";
+    s_.study_mode = mode;
+    s_.study_substeps = substeps;
+    s_.study_iterations = iterations;
+    return {};
+}
+
 void Actions::poke(uint32_t particle, glm::vec3 target) {
     s_.controls.poke_active = true;
     s_.controls.poke_particle = particle;
@@ -424,6 +433,10 @@ std::string Actions::execute(std::string_view command) {
     if (verb == "scrub" && need(1) && num(1, v)) return scrubTo(v), std::string();
     if (verb == "speed" && need(1) && num(1, v)) return setSpeed(float(v)), std::string();
     if (verb == "cache-mb" && need(1) && whole(w[1], v, 0.0, 1e9)) return setCacheBudget(v);
+    if (verb == "study-point" && need(3) && whole(w[2], v, 1.0, 1000.0) && whole(w[3], v2, 1.0, 1000.0)) {
+        auto m = sim::parseMode(w[1]);
+        return m ? selectStudyPoint(*m, int(v), int(v2)) : "study-point: unknown mode '" + w[1] + "' (xpbd, pbd, pbd-raw)";
+    }
     if (verb == "loop" && need(1)) {
         auto b = onOff(w[1], s_.controls.loop);
         return b ? (setLoop(*b), std::string()) : bad;

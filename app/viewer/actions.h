@@ -137,6 +137,9 @@ public:
     void exportStudyPlot(const std::string& path, const float rect[4]);
     // Asks the Study window to export its plot as PNG (it knows where the plot is).
     void requestStudyPlot(const std::string& path) { s_.study_png_request = path; }
+    // The Study's point shown in its muscle view: a mode, substeps and
+    // iterations (iterations: per substep; the equal-cost view uses the split).
+    std::string selectStudyPoint(sim::ConstraintMode mode, int substeps, int iterations);
 
     // Presets (JSON)
     std::string savePreset(const std::string& path);
@@ -145,7 +148,8 @@ public:
     // Text form of every action, e.g. "set solver coloring", "scrub 1.5",
     // "set iterations 20", "overlay wireframe on", "bones off", "skin on", "skin-opacity 1.5",
     // "error-scale 0.1", "fast-render on", "cache-mb 2048",
-    // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "reload". Returns an error
+    // "orbit 40 0", "zoom 2", "study", "study 300", "study-window off", "study-png F", "study-point xpbd 4 10",
+    // "reload". Returns an error
     // or empty. Used by the tests (the UI calls the typed actions above; the
     // verbs are listed in actions.cpp, not in the Help panel).
     std::string execute(std::string_view command);

@@ -12,6 +12,8 @@
 #include "app/viewer/panels.h"
 #include "app/viewer/plot.h"
 
+#include <glm/geometric.hpp>
+
 namespace app::viewer {
 
 namespace {
@@ -219,15 +221,136 @@ void drawCurves(plot::Plot& pl, const StudyResult& r, const ViewerState& st) {
     }
 }
 
+int modeIndex(sim::ConstraintMode m) {
+    for (int i = 0; i < 3; ++i)
+        if (kModes[i] == m) return i;
+    return 0;
+}
+
+// The point the muscle view shows: the state's choice, in the view shown.
+const StudyPoint* selectedPoint(const StudyResult& r, const ViewerState& st) {
+    return r.find(st.study_equal_cost ? "equal_cost" : "iterations", st.study_mode, st.study_substeps, st.study_iterations);
+}
+
+// Which point the muscle view shows: the mode, the substeps and (against
+// iterations) the iterations, from the Study's own lists.
+void drawPointChooser(PanelContext& c, const StudyResult& r) {
+    ViewerState& st = c.state;
+    int mode = modeIndex(st.study_mode);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::Combo("##mode", &mode, kModeNames, 3)) c.actions.selectStudyPoint(kModes[mode], st.study_substeps, st.study_iterations);
+    std::vector<int> subs;
+    if (st.study_equal_cost) {
+        for (const auto& p : r.curve("equal_cost", sim::ConstraintMode::Xpbd)) subs.push_back(p.substeps);
+    } else {
+        subs = r.settings.substeps;
+    }
+    auto chooser = [&](const char* id, const std::vector<int>& values, int current, const char* unit, auto&& pick) {
+        char preview[48];
+        std::snprintf(preview, sizeof preview, "%d %s", current, unit);
+        ImGui::SetNextItemWidth(-1.0f);
+        if (ImGui::BeginCombo(id, preview)) {
+            for (int v : values) {
+                char label[48];
+                std::snprintf(label, sizeof label, "%d %s", v, unit);
+                if (ImGui::Selectable(label, v == current)) pick(v);
+            }
+            ImGui::EndCombo();
+        }
+    };
+    chooser("##substeps", subs, st.study_substeps, "substeps", [&](int v) { c.actions.selectStudyPoint(st.study_mode, v, st.study_iterations); });
+    if (!st.study_equal_cost)
+        chooser("##iterations", r.settings.iterations, st.study_iterations, "iterations",
+                [&](int v) { c.actions.selectStudyPoint(st.study_mode, st.study_substeps, v); });
+}
+
+// The hanging muscle of the chosen point, from the front, filled in its
+// mode's colour, with lines where the rest shape's and the reference's
+// lowest points are: the stretch on the plot is the stretch drawn here.
+void drawMuscleView(PanelContext& c, const StudyResult& r, ImVec2 size) {
+    ImGui::BeginChild("muscle view", size, true);
+    drawPointChooser(c, r);
+    const StudyPoint* p = selectedPoint(r, c.state);
+    const ImVec2 lo = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (!p || !p->ok || p->shape.size() != r.rest_shape.size() || r.rest_shape.empty()) {
+        ImGui::TextWrapped("%s", p ? "this run failed (the NaN guard fired)" : "no such point in this view");
+        ImGui::EndChild();
+        return;
+    }
+    // The frame: every shape of the result, x across, y up.
+    float x0 = 1e30f, x1 = -1e30f, y0 = 1e30f, y1 = -1e30f;
+    auto extend = [&](const std::vector<glm::vec3>& v) {
+        for (const glm::vec3& q : v) {
+            x0 = std::min(x0, q.x), x1 = std::max(x1, q.x);
+            y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+        }
+    };
+    extend(r.rest_shape);
+    extend(r.reference_shape);
+    extend(p->shape);
+    const float label_h = 4.2f * ImGui::GetTextLineHeightWithSpacing();  // the levels' labels and the caption
+    const float scale = std::min((avail.x - 16.0f) / std::max(1e-6f, x1 - x0), (avail.y - label_h - 8.0f) / std::max(1e-6f, y1 - y0));
+    const float cx = lo.x + 0.5f * avail.x, top = lo.y + 4.0f;
+    auto toScreen = [&](glm::vec3 q) { return ImVec2(cx + (q.x - 0.5f * (x0 + x1)) * scale, top + (y1 - q.y) * scale); };
+    // Back to front (the camera looks along −z), lit from the upper left.
+    std::vector<std::pair<float, size_t>> order;
+    order.reserve(r.triangles.size());
+    for (size_t t = 0; t < r.triangles.size(); ++t) {
+        const glm::uvec3 tri = r.triangles[t];
+        order.emplace_back(p->shape[tri.x].z + p->shape[tri.y].z + p->shape[tri.z].z, t);
+    }
+    std::sort(order.begin(), order.end());
+    const ImVec4 base = ImGui::ColorConvertU32ToFloat4(kModeColors[modeIndex(p->mode)]);
+    const glm::vec3 light = glm::normalize(glm::vec3(-0.4f, 0.6f, 1.0f));
+    for (const auto& [depth, t] : order) {
+        const glm::uvec3 tri = r.triangles[t];
+        const glm::vec3 a = p->shape[tri.x], b = p->shape[tri.y], d = p->shape[tri.z];
+        const glm::vec3 n = glm::cross(b - a, d - a);
+        const float len = glm::length(n);
+        if (!(len > 0.0f) || n.z <= 0.0f) continue;  // facing away
+        const float shade = 0.35f + 0.65f * std::max(0.0f, glm::dot(n / len, light));
+        dl->AddTriangleFilled(toScreen(a), toScreen(b), toScreen(d),
+                              ImGui::ColorConvertFloat4ToU32(ImVec4(base.x * shade, base.y * shade, base.z * shade, 1.0f)));
+    }
+    // Where each shape's lowest point is.
+    auto lowest = [](const std::vector<glm::vec3>& v) {
+        float m = 1e30f;
+        for (const glm::vec3& q : v) m = std::min(m, q.y);
+        return m;
+    };
+    const float x_left = lo.x + 2.0f, x_right = lo.x + avail.x - 2.0f;
+    auto level = [&](float y, ImU32 colour, const char* text, float text_x) {
+        const float sy = toScreen(glm::vec3(0.0f, y, 0.0f)).y;
+        plot::dashedPolyline(dl, {ImVec2(x_left, sy), ImVec2(x_right, sy)}, colour, 1.5f, Dash::Dashed);
+        dl->AddText(ImVec2(text_x, sy + 2.0f), colour, text);
+    };
+    level(lowest(r.rest_shape), IM_COL32(170, 170, 170, 255), "rest", x_left);
+    level(lowest(r.reference_shape), kReferenceColor, "reference", x_left + 0.45f * avail.x);
+    char caption[96];
+    std::snprintf(caption, sizeof caption, "%s, %d substep%s x %d iteration%s: stretch %.3g %% (reference %.3g %%)",
+                  kModeNames[modeIndex(p->mode)], p->substeps, p->substeps == 1 ? "" : "s", p->iterations,
+                  p->iterations == 1 ? "" : "s", p->elongation_pct, r.reference_pct);
+    ImGui::SetCursorScreenPos(ImVec2(lo.x, lo.y + avail.y - 3.0f * ImGui::GetTextLineHeightWithSpacing()));
+    ImGui::TextWrapped("%s", caption);
+    ImGui::EndChild();
+}
+
 void drawPlot(PanelContext& c, const StudyResult& r) {
     ViewerState& st = c.state;
-    // The plot: its height leaves room for the paragraph under it.
+    // The plot: its height leaves room for the paragraph under it; the
+    // muscle view beside it on the right.
     const float text_h = 6.0f * ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(avail.x, std::max(160.0f, avail.y - text_h));
+    const float view_w = std::clamp(0.3f * avail.x, 150.0f, 260.0f);
+    const ImVec2 size(avail.x - view_w - ImGui::GetStyle().ItemSpacing.x, std::max(160.0f, avail.y - text_h));
     const PlotLayout layout = plotLayout(r, st.study_equal_cost);
     plot::Plot pl(layout.x, layout.y, size, 130.0f);
     drawCurves(pl, r, st);
+    // The point the muscle view shows, marked on its curve.
+    if (const StudyPoint* p = selectedPoint(r, st); p && p->ok)
+        pl.line({double(st.study_equal_cost ? p->substeps : p->iterations)}, {p->elongation_pct}, kReferenceColor, 2.0f,
+                Dash::Solid, Marker::Square);
     pl.legend(layout.legend);
     // A PNG asked for (button or console) needs the plot's place on screen,
     // known only here.
@@ -237,6 +360,8 @@ void drawPlot(PanelContext& c, const StudyResult& r) {
         c.actions.exportStudyPlot(st.study_png_request, rect);
         st.study_png_request.clear();
     }
+    ImGui::SameLine();
+    drawMuscleView(c, r, ImVec2(view_w, size.y));
 }
 
 void drawStudyContents(PanelContext& c) {

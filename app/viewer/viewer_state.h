@@ -44,6 +44,9 @@ struct ViewerState {
     float study_stiffness = float(StudySettings{}.stiffness);  // the Study's material slider, N/m
     bool study_equal_cost = false;  // the Study's second view (equal cost) instead of "against iterations"
     unsigned study_substeps_hidden = 0;  // bit i: the Study's i-th substep count not drawn
+    // The Study's point drawn in its muscle view (and marked on the plot).
+    sim::ConstraintMode study_mode = sim::ConstraintMode::Xpbd;
+    int study_substeps = 1, study_iterations = 10;
     int solo_muscle = -1;           // −1: none
     int hover_muscle = -1;          // the muscle under the mouse in the 3D view, −1: none
     std::vector<uint8_t> hidden;    // per muscle, user-hidden

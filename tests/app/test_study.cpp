@@ -173,3 +173,44 @@ TEST(Study, BadFlagsExitOneWithAMessage) {
 }
 
 }  // namespace
+
+namespace {
+float verticalExtent(const std::vector<glm::vec3>& v) {
+    float lo = 1e30f, hi = -1e30f;
+    for (const glm::vec3& q : v) lo = std::min(lo, q.y), hi = std::max(hi, q.y);
+    return hi - lo;
+}
+}  // namespace
+
+// The Study's muscle view draws each point's own muscle: every run keeps the
+// surface its stretch was read from, and the drawn length says the same as
+// the plotted stretch (the hanging muscle's height against its rest height,
+// within 5 % of the stretch), the reference shape the reference's.
+TEST(Study, EachPointKeepsTheShapeItsStretchWasReadFrom) {
+    app::StudySettings s;
+    s.substeps = {1, 4};
+    s.iterations = {1, 10};
+    s.equal_cost = 4;
+    const app::StudyResult r = app::runStudy(s);
+    ASSERT_EQ(r.error, "");
+    ASSERT_FALSE(r.triangles.empty());
+    ASSERT_EQ(r.reference_shape.size(), r.rest_shape.size());
+    for (const glm::uvec3& t : r.triangles) ASSERT_LT(std::max({t.x, t.y, t.z}), r.rest_shape.size());
+    const float rest = verticalExtent(r.rest_shape);
+    auto drawnPct = [&](const std::vector<glm::vec3>& v) { return 100.0 * (double(verticalExtent(v)) / double(rest) - 1.0); };
+    EXPECT_NEAR(drawnPct(r.reference_shape), r.reference_pct, 0.05 * r.reference_pct + 0.05);
+    size_t checked = 0;
+    for (const app::StudyPoint& p : r.points) {
+        if (!p.ok) continue;
+        ASSERT_EQ(p.shape.size(), r.rest_shape.size());
+        EXPECT_NEAR(drawnPct(p.shape), p.elongation_pct, 0.05 * p.elongation_pct + 0.05)
+            << p.view << " " << sim::modeName(p.mode) << " " << p.substeps << "x" << p.iterations;
+        ++checked;
+    }
+    EXPECT_GE(checked, r.points.size() - 1);
+    const app::StudyPoint* q = r.find("iterations", sim::ConstraintMode::Xpbd, 4, 10);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(q->substeps, 4);
+    EXPECT_EQ(q->iterations, 10);
+    EXPECT_EQ(r.find("iterations", sim::ConstraintMode::Xpbd, 4, 7), nullptr);
+}

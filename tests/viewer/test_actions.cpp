@@ -474,3 +474,19 @@ TEST(ViewerActions, PresetsKeepTheSkin) {
     EXPECT_FALSE(b.state.render.skin);
     EXPECT_FLOAT_EQ(b.state.render.skin_opacity, 0.5f);
 }
+
+// The Study's muscle view shows the point chosen by mode, substeps and
+// iterations; the command takes the mode by its name, bad ones are refused.
+TEST(ViewerActions, StudyPointChoosesWhatTheMuscleViewShows) {
+    Rig r;
+    EXPECT_EQ(r.actions.execute("study-point pbd-raw 4 20"), "");
+    EXPECT_EQ(r.state.study_mode, sim::ConstraintMode::PbdRaw);
+    EXPECT_EQ(r.state.study_substeps, 4);
+    EXPECT_EQ(r.state.study_iterations, 20);
+    EXPECT_NE(r.actions.execute("study-point soft 4 20").find("unknown mode"), std::string::npos);
+    EXPECT_NE(r.actions.execute("study-point xpbd 0 20"), "");
+    EXPECT_NE(r.actions.execute("study-point xpbd 4"), "");
+    EXPECT_EQ(r.state.study_mode, sim::ConstraintMode::PbdRaw);
+    EXPECT_EQ(r.state.study_substeps, 4);
+}
+
