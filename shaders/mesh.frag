@@ -8,6 +8,7 @@ in vec3 v_color;
 in vec4 v_fiber;
 in vec4 v_light;
 in vec2 v_uv;
+in float v_selected;
 
 uniform vec3 u_eye;
 uniform vec3 u_light_dir;
@@ -82,5 +83,8 @@ void main() {
     vec3 c = base * (ambient + 0.95 * diffuse * sh + fill) + vec3(spec * sh + rim);
     // Activation glow: emitted, so it reads on the shadowed side too.
     c += v_fiber.w * vec3(1.0, 0.38, 0.06) * (0.35 + 0.65 * pow(1.0 - max(dot(n, v), 0.0), 1.5));
+    // The selected muscle (picked or chosen in the list): a bright band
+    // where its surface turns away from the eye, an outline around it.
+    if (v_selected > 0.5) c = mix(c, vec3(1.0, 0.82, 0.3), smoothstep(0.55, 0.85, 1.0 - max(dot(n, v), 0.0)));
     frag_color = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
 }

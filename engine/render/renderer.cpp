@@ -251,7 +251,11 @@ void Renderer::useLit(Program& shader, const glm::mat4& view_proj, const glm::ve
     shader.set("u_fast_shadow", path_.few_shadow_taps ? 1 : 0);
     shader.set("u_base_texture", kTextureUnit);
     shader.set("u_textured", 0);
-    if (&shader == &mesh_) shader.set("u_alpha_cutoff", -1.0f);
+    if (&shader == &mesh_) {
+        shader.set("u_alpha_cutoff", -1.0f);
+        shader.set("u_sel_first", 0);
+        shader.set("u_sel_end", 0);
+    }
 }
 
 // Translucent meshes after everything opaque: depth test on, depth write off,
@@ -482,7 +486,14 @@ void Renderer::drawOpaque(const glm::mat4& view_proj, const glm::vec3& eye, cons
     // Push the surface back a little so wireframe and colour-group lines on it win the depth test.
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
+    if (opt.selected_muscle >= 0 && size_t(opt.selected_muscle) < topo_->muscles.size()) {
+        const MuscleDraw& md = topo_->muscles[size_t(opt.selected_muscle)];
+        mesh_.set("u_sel_first", int(md.first));
+        mesh_.set("u_sel_end", int(md.first + md.surface_count + md.branch_count));
+    }
     muscles_.draw();
+    mesh_.set("u_sel_first", 0);
+    mesh_.set("u_sel_end", 0);
     glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
