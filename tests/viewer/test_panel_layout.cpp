@@ -2,11 +2,13 @@
 // never run under the panels, however long they are or wherever the user has
 // moved the panels.
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "app/viewer/panel_text.h"
+#include "app/viewer/pick.h"
 #include "engine/render/render_options.h"
 #include "viewer_test_util.h"
 
@@ -152,3 +154,42 @@ TEST(ViewerLayout, TheViewGetsTwoThirdsOfTheWidthAndTheFigureIsFramedInIt) {
 
 }  // namespace
 
+
+namespace {
+
+// The default view (frame all at the start): the figure as drawn fills most
+// of the free part of the window — T6's arm too, whose strikes reach far
+// from it — and lies inside it (the muscles' particles, projected).
+TEST(ViewerLayout, TheDefaultViewFillsTheFreeAreaWithTheFigure) {
+    for (const char* prefix : {"t5-", "t6-", "t7-"}) {
+        SCOPED_TRACE(prefix);
+        const std::string file = viewer_test::sceneFile(prefix);
+        ASSERT_FALSE(file.empty());
+        auto v = viewer_test::openViewer(file, 1280, 720);
+        ASSERT_TRUE(v);
+        ASSERT_TRUE(v->runUntilSteps(1, 300.0));
+        v->actions().frameAll();
+        for (int i = 0; i < 3; ++i) v->frame();
+        const auto& a = v->state().free_area;
+        // The muscles as drawn, projected.
+        const auto& x = v->shown().x;
+        ASSERT_FALSE(x.empty());
+        float x0 = 1e9f, x1 = -1e9f, y0 = 1e9f, y1 = -1e9f;
+        for (const glm::vec3& q : x) {
+            glm::vec2 p;
+            ASSERT_TRUE(app::viewer::projectToWindow(v->state().camera, q, 1280.0f, 720.0f, p));
+            x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+        }
+        const float share = std::max((x1 - x0) / (a.right - a.left), (y1 - y0) / (a.bottom - a.top));
+ EXPECT_GE(share, 0.6f) << "the muscles span " << x1 - x0 << " x " << y1 - y0 << " px of "
+                               << a.right - a.left << " x " << a.bottom - a.top;
+        // Inside the free area.
+        const float slack = 2.0f;
+        EXPECT_GE(x0, a.left - slack);
+        EXPECT_LE(x1, a.right + slack);
+        EXPECT_GE(y0, a.top - slack);
+        EXPECT_LE(y1, a.bottom + slack);
+    }
+}
+
+}  // namespace
