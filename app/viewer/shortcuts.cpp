@@ -11,7 +11,7 @@
 namespace app::viewer {
 
 namespace {
-constexpr std::array<Shortcut, 14> kShortcuts = {{
+constexpr std::array<Shortcut, 17> kShortcuts = {{
     {"Space", "play / pause"},
     {"Right", "step one frame (pauses)"},
     {"Left", "step one frame back (replays from the frame cache)"},
@@ -26,6 +26,9 @@ constexpr std::array<Shortcut, 14> kShortcuts = {{
     {"Left drag", "orbit"},
     {"Right drag / Shift+Left drag", "pan"},
     {"Wheel", "zoom"},
+    {"Hover a muscle", "its name"},
+    {"Click a muscle", "select it (outlined; its values and sliders at the top right); on empty view: none"},
+    {"Ctrl+Left drag", "poke: pull the muscle under the mouse with a spring while it plays"},
 }};
 }  // namespace
 
