@@ -15,17 +15,14 @@
 #include "app/viewer/shortcuts.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
+#include "sim_rig.h"
 #include "viewer_test_util.h"
 
 using namespace app::viewer;
 
 namespace {
-struct Rig {
-    ViewerState state;
-    SimThread sim;
-    Study study;
-    Actions actions{state, sim, &study};
-};
+using viewer_test::Rig;
+using viewer_test::waitFor;
 
 bool sameParams(const sim::SolverParams& a, const sim::SolverParams& b) {
     if (a.solver != b.solver || a.mode != b.mode || a.fiber_form != b.fiber_form) return false;
@@ -34,17 +31,6 @@ bool sameParams(const sim::SolverParams& a, const sim::SolverParams& b) {
     return a.xpbd_stiffness.k == b.xpbd_stiffness.k && a.pbd_stiffness.k == b.pbd_stiffness.k;
 }
 
-// Waits until the sim thread publishes a frame satisfying `pred`.
-template <class P>
-bool waitFor(SimThread& s, P pred, double seconds = 60.0) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-        s.update();
-        if (pred(s.latest())) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return false;
-}
 }  // namespace
 
 TEST(ViewerActions, SolverKeysTypedCallsAndCommandsAgree) {

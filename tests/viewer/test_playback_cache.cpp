@@ -14,29 +14,15 @@
 #include "app/viewer/frame_cache.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
+#include "sim_rig.h"
 
 using namespace app::viewer;
 
 // Named (not anonymous): the unity build may put this file with test_actions.cpp.
 namespace playback_test {
 
-struct Rig {
-    ViewerState state;
-    SimThread sim;
-    Study study;
-    Actions actions{state, sim, &study};
-};
-
-template <class P>
-bool waitFor(SimThread& s, P pred, double seconds = 120.0) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-        s.update();
-        if (pred(s.latest())) return true;
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    return false;
-}
+using viewer_test::Rig;
+using viewer_test::waitFor;
 
 // FNV-1a over the positions' bytes: the same bits give the same hash.
 uint64_t hashOf(const std::vector<glm::vec3>& x) {
@@ -115,7 +101,7 @@ TEST(FrameCache, KeepsTheMostRecentFramesWithinItsBudget) {
 // the frame it was made at. (One iteration, one substep: the cache is under
 // test here, not the solver; the whole loop still takes ~20 s on one core.)
 TEST(PlaybackFromCache, T7SecondLoopStepsNothingAndShowsTheSameFrames) {
-    playback_test::Rig r;
+    viewer_test::Rig r;
     ASSERT_TRUE(playback_test::openPaused(r, playback_test::sceneAsset("t7-body-walk-run.glb"),
                            {"set threads 1", "set iterations 1", "set substeps 1", "set search-every 0"}));
     const SimFrame& start = r.sim.latest();
@@ -149,11 +135,11 @@ TEST(PlaybackFromCache, T7SecondLoopStepsNothingAndShowsTheSameFrames) {
 
     // Back to frame 100 (from the cache), a change, and on: simulated again.
     ASSERT_EQ(r.actions.execute("scrub " + std::to_string(100.0 * double(r.sim.latest().params.frame_dt))), "");
-    ASSERT_TRUE(playback_test::waitFor(r.sim, [](const SimFrame& f) { return f.frame == 100; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.frame == 100; }));
     EXPECT_EQ(r.sim.latest().steps, steps1) << "scrubbing back restores, it does not simulate";
     EXPECT_EQ(playback_test::hashOf(r.sim.latest().x), first[100]);
     ASSERT_EQ(r.actions.execute("set iterations 2"), "");
-    ASSERT_TRUE(playback_test::waitFor(r.sim, [](const SimFrame& f) { return f.params.iterations == 2; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.params.iterations == 2; }));
     EXPECT_EQ(r.sim.latest().frame, 100) << "a change keeps the frame shown";
     EXPECT_EQ(playback_test::hashOf(r.sim.latest().x), first[100]);
     const SimFrame& after = playback_test::next(r);
@@ -169,13 +155,13 @@ TEST(PlaybackFromCache, T7SecondLoopStepsNothingAndShowsTheSameFrames) {
 // cached after the change began from the old settings' state), and the pass
 // after that plays from the cache. T3 (the biceps and its elbow, 4 s).
 TEST(PlaybackFromCache, AChangeMidLoopSimulatesTheNextLoopAfreshThenPlaysItFromTheCache) {
-    playback_test::Rig r;
+    viewer_test::Rig r;
     ASSERT_TRUE(playback_test::openPaused(r, playback_test::sceneAsset("t3-biceps-elbow.glb"), {"set threads 1"}));
     const int64_t n = int64_t(r.sim.latest().cache_mask.size());
     ASSERT_GE(n, 60);
     for (int64_t i = 1; i <= 40; ++i) playback_test::next(r);
     ASSERT_EQ(r.actions.execute("set iterations 5"), "");
-    ASSERT_TRUE(playback_test::waitFor(r.sim, [](const SimFrame& f) { return f.params.iterations == 5; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.params.iterations == 5; }));
     EXPECT_EQ(r.sim.latest().cached_frames, 1u) << "only the frame shown is kept: the run goes on from it";
     const uint64_t s0 = r.sim.latest().steps;
     for (int64_t i = 41; i < n; ++i) playback_test::next(r);
@@ -201,7 +187,7 @@ TEST(PlaybackFromCache, AChangeMidLoopSimulatesTheNextLoopAfreshThenPlaysItFromT
 // The budget is a setting: `cache-mb N` (and the timeline's field) take it,
 // out-of-range values are refused with the range.
 TEST(PlaybackFromCache, TheBudgetIsASettingWithARange) {
-    playback_test::Rig r;
+    viewer_test::Rig r;
     EXPECT_EQ(r.state.controls.cache_mb, FrameCache::kDefaultBudgetMb);
     EXPECT_EQ(r.actions.execute("cache-mb 2048"), "");
     EXPECT_EQ(r.state.controls.cache_mb, 2048u);

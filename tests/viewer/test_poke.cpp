@@ -14,29 +14,15 @@
 #include "app/viewer/actions.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/study.h"
+#include "sim_rig.h"
 
 using namespace app::viewer;
 
 // Named (not anonymous): the unity build may put this file with other tests.
 namespace poke_test {
 
-struct Rig {
-    ViewerState state;
-    SimThread sim;
-    Study study;
-    Actions actions{state, sim, &study};
-};
-
-template <class P>
-bool waitFor(SimThread& s, P pred, double seconds = 60.0) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-        s.update();
-        if (pred(s.latest())) return true;
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    return false;
-}
+using viewer_test::Rig;
+using viewer_test::waitFor;
 
 // `n` frames stepped through the action layer; the position of particle i after them.
 glm::vec3 stepFrames(Rig& r, int n, uint32_t i) {
@@ -52,15 +38,15 @@ glm::vec3 stepFrames(Rig& r, int n, uint32_t i) {
 
 
 TEST(Poke, ADragPullsTheGrabbedVertexAndReleasedTheMuscleReturns) {
-    poke_test::Rig r;
+    viewer_test::Rig r;
     r.state.controls.playing = false;
     r.state.controls.want_skin_wrap = false;
     r.sim.setControls(r.state.controls);
     r.sim.start();
     r.actions.openScene(std::string(MSXPBD_SOURCE_DIR) + "/assets/scenes/t2-biceps.glb");
-    ASSERT_TRUE(poke_test::waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.scene && f.scene->topology; }));
     r.actions.adoptScene(*r.sim.latest().scene);
-    ASSERT_TRUE(poke_test::waitFor(r.sim, [](const SimFrame& f) { return f.position == 0 && !f.x.empty(); }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.position == 0 && !f.x.empty(); }));
     // The biceps held at both ends: grab the surface vertex farthest from
     // every held one (mid-belly).
     const auto& topo = *r.sim.latest().scene->topology;
@@ -81,14 +67,14 @@ TEST(Poke, ADragPullsTheGrabbedVertexAndReleasedTheMuscleReturns) {
     EXPECT_FALSE(r.sim.latest().poked);
 
     r.actions.reset();
-    ASSERT_TRUE(poke_test::waitFor(r.sim, [](const SimFrame& f) { return f.position == 0; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.position == 0; }));
     // 3 cm off, away from the muscle's axis (the held ends' middle).
     const glm::vec3 mid = 0.5f * (x0[topo.attachments.front()] + x0[topo.attachments.back()]);
     glm::vec3 out = x0[tip] - mid;
     out = glm::length(out) > 1e-6f ? glm::normalize(out) : glm::vec3(1.0f, 0.0f, 0.0f);
     const glm::vec3 target = x0[tip] + 0.03f * out;
     r.actions.poke(tip, target);
-    ASSERT_TRUE(poke_test::waitFor(r.sim, [](const SimFrame& f) { return f.poking; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return f.poking; }));
     const glm::vec3 poked20 = poke_test::stepFrames(r, 20, tip);
     EXPECT_TRUE(r.sim.latest().poked);
     EXPECT_LT(glm::length(poked20 - target), 0.5f * glm::length(free20 - target))
@@ -97,7 +83,7 @@ TEST(Poke, ADragPullsTheGrabbedVertexAndReleasedTheMuscleReturns) {
     EXPECT_GT(glm::length(poked20 - free20), 0.02f) << "the tip moved with the drag";
 
     r.actions.pokeRelease();
-    ASSERT_TRUE(poke_test::waitFor(r.sim, [](const SimFrame& f) { return !f.poking; }));
+    ASSERT_TRUE(viewer_test::waitFor(r.sim, [](const SimFrame& f) { return !f.poking; }));
     const glm::vec3 back = poke_test::stepFrames(r, 300, tip);
     EXPECT_LT(glm::length(back - free320), 0.1f * glm::length(poked20 - free20))
         << "released, the muscle returns: " << glm::length(back - free320) * 1e3f << " mm from the unpoked run";
