@@ -8,7 +8,6 @@
 #include <imgui.h>
 
 #include "app/viewer/panels.h"
-#include "app/viewer/pick.h"
 
 namespace app::viewer {
 
@@ -39,8 +38,8 @@ void drawSelectionPanel(PanelContext& c) {
             ImGui::Text("length %.1f of %.1f mm (%+.1f %%)", double(s.length) * 1e3, double(s.rest_length) * 1e3,
                         s.rest_length > 0.0f ? 100.0 * double(s.length / s.rest_length - 1.0f) : 0.0);
         }
-        if (info->topology) {
-            const MuscleConstraintCounts k = muscleConstraints(*info->topology, m);
+        if (m < info->muscle_constraints.size()) {
+            const MuscleConstraintCounts& k = info->muscle_constraints[m];
             ImGui::Text("distance constraints: %zu surface", k.surface);
             ImGui::Text("  %zu spokes, %zu medulla; 1 volume", k.spoke, k.medulla);
         }

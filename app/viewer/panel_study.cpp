@@ -278,7 +278,7 @@ void drawMuscleView(PanelContext& c, const StudyResult& r, ImVec2 size) {
         ImGui::EndChild();
         return;
     }
-    // The frame: every shape of the result, x across, y up.
+    // The frame: the rest, reference and chosen shapes, x across, y up.
     float x0 = 1e30f, x1 = -1e30f, y0 = 1e30f, y1 = -1e30f;
     auto extend = [&](const std::vector<glm::vec3>& v) {
         for (const glm::vec3& q : v) {

@@ -85,21 +85,4 @@ PickHit pickSurface(const engine::render::DrawTopology& topo, const std::vector<
     return hit;
 }
 
-MuscleConstraintCounts muscleConstraints(const engine::render::DrawTopology& topo, size_t muscle) {
-    MuscleConstraintCounts c;
-    if (muscle >= topo.muscles.size()) return c;
-    const engine::render::MuscleDraw& md = topo.muscles[muscle];
-    const uint32_t lo = md.first, hi = md.first + md.surface_count + md.branch_count;
-    for (size_t e = 0; e < topo.distance_edges.size() && e < topo.distance_kind.size(); ++e) {
-        const glm::uvec2 ed = topo.distance_edges[e];
-        if (ed.x < lo || ed.x >= hi) continue;
-        switch (topo.distance_kind[e]) {
-            case engine::render::EdgeKind::Surface: ++c.surface; break;
-            case engine::render::EdgeKind::Spoke: ++c.spoke; break;
-            case engine::render::EdgeKind::Medulla: ++c.medulla; break;
-        }
-    }
-    return c;
-}
-
 }  // namespace app::viewer

@@ -44,11 +44,4 @@ PickHit pickSurface(const engine::render::DrawTopology& topo, const std::vector<
 int pickMuscle(const engine::render::DrawTopology& topo, const std::vector<glm::vec3>& x, const Ray& ray,
                const engine::render::RenderOptions& opt);
 
-// Distance constraints of one muscle by kind (surface, spokes, medulla), for
-// the selection's panel.
-struct MuscleConstraintCounts {
-    size_t surface = 0, spoke = 0, medulla = 0;
-};
-MuscleConstraintCounts muscleConstraints(const engine::render::DrawTopology& topo, size_t muscle);
-
 }  // namespace app::viewer

@@ -20,6 +20,11 @@
 namespace app::viewer {
 
 // Per loaded scene (and solver colouring): immutable once published.
+// Distance constraints of one muscle by kind (the selection's panel).
+struct MuscleConstraintCounts {
+    size_t surface = 0, spoke = 0, medulla = 0;
+};
+
 struct SceneInfo {
     uint64_t generation = 0;   // increments on every load / topology rebuild
     uint64_t load_id = 0;      // increments on every load only
@@ -30,6 +35,7 @@ struct SceneInfo {
     std::vector<bool> muscle_has_sensor;
     std::vector<float> muscle_overpressure;   // scene defaults
     std::vector<float> muscle_activation;     // scene defaults (initial activation)
+    std::vector<MuscleConstraintCounts> muscle_constraints;  // per muscle
     std::vector<std::string> animations;
     std::vector<double> durations;
     // Where the bones reach over every animation, as spheres (xyz centre, w
@@ -44,14 +50,26 @@ struct SceneInfo {
     std::vector<uint32_t> color_sizes;
 };
 
-// One loop of the animation as played: how many of its frames were
-// simulated and how many shown from the cache, and the wall time between
-// its first and last frame (the presented rate: frames − 1 over it).
-struct LoopStats {
-    int64_t simulated = 0, cached = 0, shown = 0;
-    bool poked = false;  // some of its frames were simulated while a muscle was poked
+// Events counted over the wall time between the first and the last: their
+// rate is count − 1 over that span (frames shown in a loop, frames drawn).
+struct RateSpan {
+    int64_t count = 0;
     double first_s = -1.0, last_s = -1.0;  // steady-clock seconds
-    double presentedFps() const { return shown > 1 && last_s > first_s ? double(shown - 1) / (last_s - first_s) : 0.0; }
+    void note(double now_s) {
+        ++count;
+        if (first_s < 0.0) first_s = now_s;
+        last_s = now_s;
+    }
+    double perSecond() const { return count > 1 && last_s > first_s ? double(count - 1) / (last_s - first_s) : 0.0; }
+};
+
+// One loop of the animation as played: how many of its frames were
+// simulated and how many shown from the cache, and all it showed over time
+// (`shown.perSecond()`: the presented rate).
+struct LoopStats {
+    int64_t simulated = 0, cached = 0;
+    bool poked = false;  // some of its frames were simulated while a muscle was poked
+    RateSpan shown;
 };
 
 struct SimFrame {

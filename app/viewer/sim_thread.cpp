@@ -135,19 +135,37 @@ bool SimThread::advance() {
 void SimThread::wrap() {
     ++loops_done_;
     loop_stats_.emplace_back();
-    if (segment_start_ != 0 || poked_pass_) {
-        cache_.clear();
-        segment_start_ = 0;
-        poked_pass_ = driver_.sim().poking();
-    }
-    if (const sim::State* s = cache_.at(0)) {
+    startPass();
+    if (const sim::State* s = cache_.at(0))
         showCached(*s);
-        return;
-    }
-    driver_.reset();  // frame 0 exactly as a load gives it: nothing simulated
+    else
+        showRest();
+}
+
+// A new pass from frame 0: the states cached since a change of settings in
+// the middle of a pass, or in a poked pass, came from another history and
+// go (one rule for the loop's wrap and a seek with nothing cached before it).
+void SimThread::startPass() {
+    if (segment_start_ == 0 && !poked_pass_) return;
+    cache_.clear();
+    segment_start_ = 0;
+    poked_pass_ = driver_.sim().poking();
+}
+
+// Frame 0 exactly as a load gives it: nothing simulated.
+void SimThread::showRest() {
+    driver_.reset();
     from_cache_ = false;
     cacheCurrent();
     countShown(false);
+}
+
+// The run goes on from the frame shown under new settings (or a new poke):
+// nothing cached after it may be replayed.
+void SimThread::startSegmentHere() {
+    cache_.clear();
+    segment_start_ = driver_.frame();
+    cacheCurrent();
 }
 
 void SimThread::showCached(const sim::State& s) {
@@ -161,9 +179,7 @@ void SimThread::showCached(const sim::State& s) {
 void SimThread::countShown(bool simulated) {
     LoopStats& l = loop_stats_.back();
     if (simulated) ++l.simulated;
-    ++l.shown;
-    l.last_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
-    if (l.first_s < 0.0) l.first_s = l.last_s;
+    l.shown.note(std::chrono::duration<double>(Clock::now().time_since_epoch()).count());
 }
 
 // The current state into the frame cache.
@@ -278,9 +294,7 @@ void SimThread::applyPokeControl() {
     sim.setPoke(&p);
     poke_particle_ = controls_.poke_particle;
     poked_pass_ = true;
-    cache_.clear();
-    segment_start_ = driver_.frame();
-    cacheCurrent();
+    startSegmentHere();
 }
 
 void SimThread::applyControls(bool physics_changed) {
@@ -303,11 +317,8 @@ void SimThread::applyControls(bool physics_changed) {
     applyActivations();
     const auto& p = driver_.params();
     if (p.solver != applied_solver_ || p.hybrid_groups != applied_groups_) rebuildInfo(false);
-    // Results computed with the old parameters must not be replayed: the
-    // run goes on from the frame shown, under the new settings.
-    cache_.clear();
-    segment_start_ = driver_.frame();
-    cacheCurrent();
+    // Results computed with the old parameters must not be replayed.
+    startSegmentHere();
 }
 
 // The UI's activation controls as the driver's one rule (app/run/scene_driver.h).
@@ -340,6 +351,16 @@ void SimThread::rebuildInfo(bool new_load) {
         info->muscle_has_sensor.push_back(m < scene.sensors.size() && !scene.sensors[m].empty());
         info->muscle_overpressure.push_back(m < scene.desc.muscles.size() ? scene.desc.muscles[m].overpressure : 0.0f);
         info->muscle_activation.push_back(m < scene.desc.muscles.size() ? scene.desc.muscles[m].initial_activation : 0.0f);
+    }
+    info->muscle_constraints.assign(w.muscles.size(), MuscleConstraintCounts{});
+    for (size_t k = 0; k < w.distances.size() && k < w.distances.muscle.size() && k < w.distances.kind.size(); ++k) {
+        if (w.distances.muscle[k] >= w.muscles.size()) continue;
+        MuscleConstraintCounts& n = info->muscle_constraints[w.distances.muscle[k]];
+        switch (w.distances.kind[k]) {
+            case sim::DistanceKind::Surface: ++n.surface; break;
+            case sim::DistanceKind::Spoke: ++n.spoke; break;
+            case sim::DistanceKind::Medulla: ++n.medulla; break;
+        }
     }
     info->solver = scene.solver;
     // Only the bones the animation moves: static ones (an invisible torso)
@@ -435,19 +456,14 @@ void SimThread::seekFrame(int64_t target) {
     if (target == driver_.frame()) return;
     // Restore the nearest cached state at or before the target when going
     // back, or when it lies ahead of where we are. With none (frame 0 is
-    // always available: a reset gives it), the run starts again from the
-    // rest pose: the states cached since a change of settings came from the
-    // old settings' state and go.
+    // always available: a reset gives it), a new pass starts from the rest pose.
     const sim::State* s = cache_.atOrBefore(target);
     if (target < driver_.frame() || (s && s->frame > driver_.frame())) {
         if (s) {
             showCached(*s);
         } else {
-            if (segment_start_ != 0) cache_.clear();
-            segment_start_ = 0;
-            driver_.reset();  // frame 0, exactly as a load gives it
-            from_cache_ = false;
-            cacheCurrent();
+            startPass();
+            showRest();
         }
     }
     while (driver_.frame() < target) {

@@ -67,6 +67,9 @@ private:
     bool stepOne();
     bool advance();
     void wrap();
+    void startPass();
+    void showRest();
+    void startSegmentHere();
     void showCached(const sim::State& s);
     void countShown(bool simulated);
     void applyPokeControl();

@@ -87,17 +87,23 @@ namespace {
 bool insideArea(const ViewerState::Area& a, float x, float y) { return x >= a.left && x < a.right && y >= a.top && y < a.bottom; }
 }  // namespace
 
-void Viewer::hoverAt(float x, float y) {
-    state_.hover_muscle = -1;
-    const SimFrame& f = sim_.latest();
-    if (!f.scene || !f.scene->topology || f.x.size() != f.scene->topology->particle_count) return;
-    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return;
+// The ray through window point (x, y) as the camera draws it.
+Ray Viewer::rayAt(float x, float y) const {
     int ww = 0, wh = 0;
     window_.windowSize(ww, wh);
-    if (ww <= 0 || wh <= 0) return;
-    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
-    state_.hover_muscle = pickMuscle(*f.scene->topology, f.x, ray, state_.render);
+    return rayThrough(state_.camera, x, y, float(std::max(ww, 1)), float(std::max(wh, 1)));
 }
+
+// What the mouse at (x, y) points at along `ray` (rayAt(x, y)) on the drawn
+// muscles: nothing over a panel or before a scene's frame is shown.
+PickHit Viewer::pickAt(float x, float y, const Ray& ray) const {
+    const SimFrame& f = sim_.latest();
+    if (!f.scene || !f.scene->topology || f.x.size() != f.scene->topology->particle_count) return {};
+    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return {};
+    return pickSurface(*f.scene->topology, f.x, ray, state_.render);
+}
+
+void Viewer::hoverAt(float x, float y) { state_.hover_muscle = pickAt(x, y, rayAt(x, y)).muscle; }
 
 void Viewer::clickAt(float x, float y) {
     if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return;
@@ -106,26 +112,20 @@ void Viewer::clickAt(float x, float y) {
 }
 
 bool Viewer::pokeStart(float x, float y) {
-    const SimFrame& f = sim_.latest();
-    if (!f.scene || !f.scene->topology || f.x.size() != f.scene->topology->particle_count) return false;
-    if (state_.ui_visible && !insideArea(state_.free_area, x, y)) return false;
-    int ww = 0, wh = 0;
-    window_.windowSize(ww, wh);
-    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
-    const PickHit hit = pickSurface(*f.scene->topology, f.x, ray, state_.render);
+    const Ray ray = rayAt(x, y);
+    const PickHit hit = pickAt(x, y, ray);
     if (hit.muscle < 0) return false;
+    const glm::vec3 grabbed = sim_.latest().x[hit.particle];
     poking_ = true;
     poke_depth_ = hit.distance;
-    poke_offset_ = f.x[hit.particle] - (ray.origin + hit.distance * ray.dir);
-    actions_.poke(hit.particle, f.x[hit.particle]);
+    poke_offset_ = grabbed - (ray.origin + hit.distance * ray.dir);
+    actions_.poke(hit.particle, grabbed);
     return true;
 }
 
 void Viewer::pokeMove(float x, float y) {
     if (!poking_) return;
-    int ww = 0, wh = 0;
-    window_.windowSize(ww, wh);
-    const Ray ray = rayThrough(state_.camera, x, y, float(ww), float(wh));
+    const Ray ray = rayAt(x, y);
     actions_.poke(state_.controls.poke_particle, ray.origin + poke_depth_ * ray.dir + poke_offset_);
 }
 
@@ -574,14 +574,14 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
     const SimFrame& f = sim_.latest();
     for (size_t i = 0; i < f.loops.size(); ++i) {
         const LoopStats& l = f.loops[i];
-        if (l.shown == 0) continue;
+        if (l.shown.count == 0) continue;
         loops.push_back({{"loop", i + 1},
-                         {"frames_shown", l.shown},
+                         {"frames_shown", l.shown.count},
                          {"frames_simulated", l.simulated},
                          {"frames_from_cache", l.cached},
                          {"poked", l.poked},
-                         {"presented_fps", l.presentedFps()},
-                         {"render_fps", i < loop_render_.size() ? loop_render_[i].fps() : 0.0}});
+                         {"presented_fps", l.shown.perSecond()},
+                         {"render_fps", i < loop_render_.size() ? loop_render_[i].perSecond() : 0.0}});
     }
     j["playback"] = {{"loops", loops},
                      {"cache_frames", f.cached_frames},
@@ -593,11 +593,7 @@ std::string Viewer::addRenderReport(const std::string& path, double fps) const {
 void Viewer::noteLoop(const SimFrame& f) {
     if (f.loop < 0 || f.loop > 100000) return;
     if (loop_render_.size() <= size_t(f.loop)) loop_render_.resize(size_t(f.loop) + 1);
-    LoopRender& l = loop_render_[size_t(f.loop)];
-    const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
-    ++l.frames;
-    if (l.first_s < 0.0) l.first_s = now;
-    l.last_s = now;
+    loop_render_[size_t(f.loop)].note(std::chrono::duration<double>(Clock::now().time_since_epoch()).count());
 }
 
 // One line per loop played (headless runs of more than one loop).
@@ -606,11 +602,11 @@ void Viewer::printLoops() const {
     if (f.loops.size() < 2) return;
     for (size_t i = 0; i < f.loops.size(); ++i) {
         const LoopStats& l = f.loops[i];
-        if (l.shown == 0) continue;
+        if (l.shown.count == 0) continue;
         std::printf("view: loop %zu: %lld frames, %lld simulated, %lld from the cache, presented %.1f fps, render %.1f fps\n",
-                    i + 1, static_cast<long long>(l.shown), static_cast<long long>(l.simulated),
-                    static_cast<long long>(l.cached), l.presentedFps(),
-                    i < loop_render_.size() ? loop_render_[i].fps() : 0.0);
+                    i + 1, static_cast<long long>(l.shown.count), static_cast<long long>(l.simulated),
+                    static_cast<long long>(l.cached), l.shown.perSecond(),
+                    i < loop_render_.size() ? loop_render_[i].perSecond() : 0.0);
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include "app/viewer/actions.h"
 #include "app/viewer/bake_job.h"
+#include "app/viewer/pick.h"
 #include "app/viewer/sim_thread.h"
 #include "app/viewer/stats_history.h"
 #include "app/viewer/study.h"
@@ -92,6 +93,8 @@ private:
     void stopRecording();
     void holdAt(int64_t frame);
     void noteLoop(const SimFrame& f);
+    Ray rayAt(float x, float y) const;
+    PickHit pickAt(float x, float y, const Ray& ray) const;
     void pollPointer();
     void printLoops() const;
     void writePlotExport();
@@ -99,12 +102,7 @@ private:
     ViewOptions opt_;
     uint64_t measured_frames_ = 0;
     // Frames drawn while each loop of the animation played (headless runs).
-    struct LoopRender {
-        int64_t frames = 0;
-        double first_s = -1.0, last_s = -1.0;
-        double fps() const { return frames > 1 && last_s > first_s ? double(frames - 1) / (last_s - first_s) : 0.0; }
-    };
-    std::vector<LoopRender> loop_render_;
+    std::vector<RateSpan> loop_render_;
     std::chrono::steady_clock::time_point measure_start_{};
     ViewerState state_;
     SimThread sim_;

@@ -117,7 +117,7 @@ TEST(ViewerLayout, TheLegendStaysInACornerOfTheViewClearOfTheInfoOverlay) {
 // The view gets the window: at 1280x720 the panels leave at least two thirds
 // of the width and most of the height to the 3D view, and the figure is
 // framed in the middle of that free part (an off-axis projection), not in the
-// middle of the window behind the side bar. Opening Statistics gives it room.
+// middle of the window behind the side bar.
 TEST(ViewerLayout, TheViewGetsTwoThirdsOfTheWidthAndTheFigureIsFramedInIt) {
     const std::string t5 = viewer_test::t5Scene();
     ASSERT_FALSE(t5.empty());
