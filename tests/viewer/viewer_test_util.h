@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -96,7 +97,11 @@ inline std::unique_ptr<app::viewer::Viewer> openViewer(const std::string& scene,
     o.frames = 1;  // headless pacing (no wall-clock wait)
     auto v = std::make_unique<app::viewer::Viewer>(o);
     std::string e = v->init();
-    if (!e.empty()) return nullptr;
+    if (!e.empty()) {
+        // Said here, so a test's "no viewer" failure tells why.
+        std::fprintf(stderr, "openViewer(%s): %s\n", scene.c_str(), e.c_str());
+        return nullptr;
+    }
     return v;
 }
 
