@@ -56,8 +56,16 @@ void drawSolverPanel(PanelContext& c) {
     const auto& p = c.state.controls.params;
     int solver = int(p.solver);
     const char* solvers[] = {"SST (Gauss-Seidel)", "SMT-J (Jacobi)", "SMT-G (coloring)", "Hybrid"};
+    // What a student weighs when switching (measured: docs/lab/auto-solver.md).
+    const char* trade_offs[] = {
+        "the default: the most accurate per iteration, so the fastest at equal accuracy",
+        "the cheapest iteration, the slowest to converge: long thin muscles sag at 10 iterations",
+        "Gauss-Seidel in colours that share no particle: parallel inside a muscle",
+        "the first colours as SMT-G, the rest as one Jacobi pass",
+    };
     for (int i = 0; i < 4; ++i) {
         if (ImGui::RadioButton(solvers[i], solver == i)) c.actions.setSolver(static_cast<sim::SolverKind>(i));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trade_offs[i]);
         if (i % 2 == 0) ImGui::SameLine(160);
     }
     int mode = int(p.mode);
