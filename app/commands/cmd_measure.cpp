@@ -33,8 +33,9 @@ int measureCommand(const Args& raw) {
                       "table (docs/anatomy.md), share of vertices within 3 mm of another muscle or a\n"
                       "bone, deepest muscle-muscle overlap, smallest triangle angle and self-crossing\n"
                       "triangle pairs of each mesh, muscle cross-section through the middle of\n"
-                      "each BONE's capsule (default: every humerus*, femur*, tibia*) and the share\n"
-                      "of the skin's section there that it fills");
+                      "each BONE's capsule (default: every humerus*, femur*, tibia*), the share\n"
+                      "of the skin's section there that it fills, and how much of the bone's shaft\n"
+                      "(35-80 % of its length) the muscles hide: the widest gap between them");
             return 0;
         }
         auto scene = args.get("--scene");
@@ -106,9 +107,17 @@ int measureCommand(const Args& raw) {
         if (s.skin_area > 0.0)
             std::printf(", skin %.1f cm2 (muscle %.0f %%)", s.skin_area * 1e4, 100.0 * s.muscle_area / s.skin_area);
         std::printf("\n");
+        engine::CoverMeasure cv;
+        engine::measureCover(scene.desc, bone, engine::kShaftCoverFrom, engine::kShaftCoverTo, engine::kShaftCoverReach, cv);
+        std::printf("  bone covered by muscle, %.0f-%.0f %% of its length: %.1f %% of the rays; widest gap %.0f deg (%.1f mm "
+                    "on the bone) at %.0f %%\n",
+                    100.0 * engine::kShaftCoverFrom, 100.0 * engine::kShaftCoverTo, 100.0 * cv.covered, cv.widest_gap_deg, cv.widest_gap_mm,
+                    100.0 * cv.widest_at);
         report["sections"].push_back({{"bone", bone}, {"muscle_area_cm2", s.muscle_area * 1e4},
                                       {"bone_area_cm2", s.bone_area * 1e4}, {"skin_area_cm2", s.skin_area * 1e4},
-                                      {"muscles", s.muscles}});
+                                      {"muscles", s.muscles}, {"covered_share", cv.covered},
+                                      {"widest_gap_deg", cv.widest_gap_deg}, {"widest_gap_mm", cv.widest_gap_mm},
+                                      {"widest_gap_at", cv.widest_at}});
     }
     if (!json_out.empty()) {
         if (auto e = engine::writeWholeFile(json_out, report.dump(2) + "\n"); !e.empty()) {

@@ -45,6 +45,29 @@ std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float nea
 // limb). Returns false when there is no such capsule body.
 bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out);
 
+// How much of a bone the muscles hide: at `levels` planes across body
+// `bone`'s capsule between fractions `from` and `to` of its length (from its
+// head), `rays` rays from the axis outward in each plane; a ray is covered
+// when it crosses a muscle's section between the bone's surface and `reach`
+// from the axis. Not the skin: a whole body's skin can pass close to a
+// hanging arm where it meets the trunk. An uncovered run of rays is bone a
+// viewer sees between the muscles with the skin hidden.
+struct CoverMeasure {
+    std::string bone;
+    double covered = 0.0;         // share of all rays covered
+    double widest_gap_deg = 0.0;  // the widest run of uncovered rays in one plane
+    double widest_gap_mm = 0.0;   // that run's arc on the bone's surface
+    float widest_at = 0.0f;       // its plane (fraction of the length from the head)
+    double widest_dir = 0.0;      // its middle direction, degrees about the axis from the plane's first axis
+};
+bool measureCover(const sim::SceneDesc& scene, const std::string& bone, float from, float to, float reach, CoverMeasure& out,
+                  int levels = 7, int rays = 180);
+// The stretch of a long bone checked for cover: its shaft, clear of the
+// joints and of the armpit (whose fat and vessels are not modelled), out to
+// 8 cm from its axis, a thigh's radius (the thigh's muscles lie up to 6 cm
+// out from the femur on some sides; whatever lies within that hides the bone).
+inline constexpr float kShaftCoverFrom = 0.35f, kShaftCoverTo = 0.8f, kShaftCoverReach = 0.08f;
+
 // The section of a closed mesh by a plane that encloses `point`: along each
 // of `rays` rays from the point in the plane, the nearest cut (exact for a
 // section star-shaped about the point, as a limb's is about its bone). Empty

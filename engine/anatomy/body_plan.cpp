@@ -151,15 +151,20 @@ void addArmMuscles(SceneSpec& sc, const Side& d, bool fast, bool only_biceps_bra
         ms.group = u == "_l" ? 1 : 0;
         sc.muscles.push_back(std::move(ms));
     }
-    addMuscle(sc, u, {"brachialis", {d.V(SH, 0.0f, -0.10f, 0.016f), d.V(E, 0.0f, 0.1f, 0.024f), d.V(E, 0.0f, 0.0f, 0.02f), d.V(E, -0.005f, -0.03f, 0.008f)}, 0.016f, 0.6f, X, "humerus", "ulna", 0.7f});
+    // The brachialis lies a little lateral on the humerus's front and the
+    // triceps' medial head arises along its back and medial side from below
+    // the radial groove, the lateral head reaching forward: centred on the
+    // bone's front and back they left 6-9 mm of humerus showing between them
+    // (`msxpbd measure`'s cover line, docs/anatomy.md "Bone cover").
+    addMuscle(sc, u, {"brachialis", {d.V(SH, 0.006f, -0.10f, 0.013f), d.V(E, 0.006f, 0.1f, 0.019f), d.V(E, 0.0f, 0.0f, 0.02f), d.V(E, -0.005f, -0.03f, 0.008f)}, 0.016f, 0.5f, X, "humerus", "ulna", 0.7f});
     if (only_biceps_brachialis) return;
     addMuscle(sc, u, {"deltoid_anterior", {d.V(SH, -0.03f, 0.045f, 0.035f), d.V(SH, 0.01f, 0.025f, 0.048f), d.V(SH, 0.03f, -0.06f, 0.03f), d.V(SH, 0.02f, -0.13f, 0.004f)}, 0.013f, 0.5f, X, "clavicle", "humerus", 0.6f});
     addMuscle(sc, u, {"deltoid_middle", {d.V(SH, 0.015f, 0.05f, 0.0f), d.V(SH, 0.048f, 0.0f, 0.0f), d.V(SH, 0.036f, -0.07f, 0.0f), d.V(SH, 0.022f, -0.13f, 0.0f)}, 0.014f, 0.5f, Z, "scapula", "humerus", 0.6f});
     addMuscle(sc, u, {"deltoid_posterior", {d.V(SH, -0.02f, 0.045f, -0.05f), d.V(SH, 0.01f, 0.02f, -0.048f), d.V(SH, 0.03f, -0.06f, -0.03f), d.V(SH, 0.02f, -0.13f, -0.004f)}, 0.012f, 0.5f, X, "scapula", "humerus", 0.6f});
     addMuscle(sc, u, {"brachioradialis", {d.V(E, 0.025f, 0.07f, 0.0f), d.V(E, 0.036f, 0.0f, 0.016f), d.V(E, 0.03f, -0.1f, 0.016f), d.V(W, 0.03f, 0.005f, 0.005f)}, 0.011f, 0.6f, Z, "humerus", "radius", 0.6f});
     addMuscle(sc, u, {"triceps_long", {d.V(SH, -0.02f, -0.03f, -0.02f), d.V(SH, -0.01f, -0.09f, -0.045f), d.V(E, 0.0f, 0.09f, -0.045f), d.V(E, 0.0f, 0.008f, -0.02f)}, 0.017f, 0.65f, X, "scapula", "ulna"});
-    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.024f, -0.16f, -0.028f), d.V(E, 0.012f, 0.06f, -0.034f), d.V(E, 0.004f, 0.008f, -0.02f)}, 0.013f, 0.6f, X, "humerus", "ulna", 0.6f});
-    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.005f, -0.12f, -0.016f), d.V(E, -0.005f, 0.08f, -0.021f), d.V(E, -0.004f, 0.008f, -0.02f)}, 0.012f, 0.6f, X, "humerus", "ulna", 0.7f});
+    addMuscle(sc, u, {"triceps_lateral", {d.V(SH, 0.015f, -0.07f, -0.018f), d.V(SH, 0.025f, -0.16f, -0.022f), d.V(E, 0.015f, 0.06f, -0.029f), d.V(E, 0.004f, 0.008f, -0.02f)}, 0.013f, 0.6f, X, "humerus", "ulna", 0.6f});
+    addMuscle(sc, u, {"triceps_medial", {d.V(SH, -0.008f, -0.08f, -0.014f), d.V(SH, -0.016f, -0.14f, -0.012f), d.V(E, -0.018f, 0.08f, -0.013f), d.V(E, -0.004f, 0.008f, -0.02f)}, 0.012f, 0.6f, X, "humerus", "ulna", 0.7f});
     addMuscle(sc, u, {"coracobrachialis", {d.V(SH, -0.036f, 0.01f, 0.04f), d.V(SH, -0.028f, -0.06f, 0.03f), d.V(SH, -0.016f, -0.15f, 0.008f)}, 0.009f, 0.7f, X, "scapula", "humerus"});
     addMuscle(sc, u, {"anconeus", {d.V(E, 0.028f, 0.004f, -0.005f), d.V(E, 0.02f, -0.03f, -0.02f), d.V(E, 0.008f, -0.05f, -0.02f)}, 0.007f, 0.6f, Z, "humerus", "ulna", 0.5f});
     addMuscle(sc, u, {"pronator_teres", {d.V(E, -0.035f, 0.01f, 0.008f), d.V(E, -0.02f, -0.05f, 0.022f), d.V(E, 0.015f, -0.12f, 0.014f)}, 0.009f, 0.65f, X, "humerus", "radius"});

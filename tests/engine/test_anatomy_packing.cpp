@@ -121,6 +121,82 @@ TEST(AnatomyPacking, ForearmMusclesFillTheForearm) {
     }
 }
 
+// No bone shows between the muscles along a limb's shaft where a real limb
+// has muscle all round: the humerus (the lateral strip between brachialis and
+// triceps was 30-40 degrees wide, 6-8 mm of bone) and the femur. Not the
+// tibia, whose anteromedial face lies under the skin in life, nor the
+// forearm's bones (the ulna's back border does too). The bar allows the 2 mm
+// packing gap between two neighbours, seen from the bone's axis.
+TEST(AnatomyPacking, LimbShaftsAreHiddenByTheirMuscles) {
+    constexpr double kWidestGapDeg = 25.0;
+    for (const auto& [file, bones] : {std::pair{"t5-arm-flexion.glb", std::vector<std::string>{"humerus_r"}},
+                                      std::pair{"t6-arm-fighting.glb", std::vector<std::string>{"humerus_r"}},
+                                      std::pair{"t7-body-walk-run.glb",
+                                                std::vector<std::string>{"humerus_r", "humerus_l", "femur_r", "femur_l"}}}) {
+        const sim::SceneDesc scene = loadAsset(file);
+        for (const std::string& bone : bones) {
+            CoverMeasure c;
+            ASSERT_TRUE(measureCover(scene, bone, kShaftCoverFrom, kShaftCoverTo, kShaftCoverReach, c)) << file << " " << bone;
+            EXPECT_LE(c.widest_gap_deg, kWidestGapDeg)
+                << file << " " << bone << ": " << c.widest_gap_mm << " mm of bone uncovered at " << 100.0f * c.widest_at
+                << " % of its length, towards " << c.widest_dir << " deg";
+            EXPECT_GE(c.covered, 0.9) << file << " " << bone;
+        }
+    }
+}
+
+// The measure itself: a bone inside one tube is covered all round; with the
+// tube cut open along one side the gap is the cut's width.
+TEST(AnatomyPacking, CoverFindsTheOpeningInATubeAroundTheBone) {
+    sim::SceneDesc scene;
+    sim::BodyDesc bone;
+    bone.name = "bone";
+    bone.capsule_a = {0.0f, 0.0f, 0.0f};
+    bone.capsule_b = {0.0f, -0.3f, 0.0f};
+    bone.capsule_radius = 0.01f;
+    scene.bodies.push_back(bone);
+    // A thick-walled tube (radii 15 and 30 mm) along the bone, as a closed
+    // mesh: `open_deg` of its circumference left out, round +x.
+    auto tube = [](double open_deg) {
+        sim::MuscleDesc m;
+        m.name = "tube";
+        const int seg = 72, rings = 7;
+        const double pi = 3.14159265358979, span = 2.0 * pi * (1.0 - open_deg / 360.0), start = pi * open_deg / 360.0;
+        const bool closed = open_deg <= 0.0;
+        const int cols = closed ? seg : seg + 1;
+        for (int r = 0; r < rings; ++r)
+            for (int k = 0; k < cols; ++k)
+                for (double rad : {0.015, 0.03}) {
+                    const double a = start + span * double(k) / double(seg);
+                    m.vertices.push_back(glm::vec3(float(rad * std::cos(a)), float(0.02 - 0.05 * r), float(rad * std::sin(a))));
+                }
+        auto v = [&](int r, int k, int side) { return uint32_t((r * cols + (closed ? k % seg : k)) * 2 + side); };
+        auto quad = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+            m.triangles.push_back({a, b, c});
+            m.triangles.push_back({a, c, d});
+        };
+        for (int r = 0; r + 1 < rings; ++r)
+            for (int k = 0; k < (closed ? seg : seg); ++k) {
+                quad(v(r, k, 1), v(r + 1, k, 1), v(r + 1, k + 1, 1), v(r, k + 1, 1));  // outer wall
+                quad(v(r, k, 0), v(r, k + 1, 0), v(r + 1, k + 1, 0), v(r + 1, k, 0));  // inner wall
+            }
+        // Only the section matters to the measure: the ends and the cut's
+        // faces are not needed for a plane through the middle.
+        return m;
+    };
+    scene.muscles = {tube(0.0)};
+    CoverMeasure c;
+    ASSERT_TRUE(measureCover(scene, "bone", 0.3f, 0.8f, 0.045f, c));
+    EXPECT_DOUBLE_EQ(c.covered, 1.0);
+    EXPECT_EQ(c.widest_gap_deg, 0.0);
+    scene.muscles = {tube(40.0)};
+    ASSERT_TRUE(measureCover(scene, "bone", 0.3f, 0.8f, 0.045f, c));
+    EXPECT_NEAR(c.widest_gap_deg, 40.0, 4.0);
+    EXPECT_NEAR(c.widest_gap_mm, 40.0 / 360.0 * 2.0 * 3.14159 * 10.0, 1.0);
+    EXPECT_NEAR(c.covered, 320.0 / 360.0, 0.02);
+    EXPECT_FALSE(measureCover(scene, "no such bone", 0.3f, 0.8f, 0.045f, c));
+}
+
 // T7: the legs' muscles have their Handsfield 2014 volumes (≥ 80% of them
 // within ±35%); the thigh and calf are packed (no overlap beyond 2 mm, most
 // muscles touching) and fill a share of the limb's ANSUR cross-section that
