@@ -53,6 +53,18 @@ std::vector<Capsule> capsules(const sim::SceneDesc& s) {
     return out;
 }
 
+// The capsule body named `bone`, its axis's ends at rest in world space; null
+// when there is none.
+const sim::BodyDesc* capsuleBody(const sim::SceneDesc& scene, const std::string& bone, glm::vec3& a, glm::vec3& c) {
+    for (const sim::BodyDesc& b : scene.bodies) {
+        if (b.name != bone || !b.triangles.empty() || b.capsule_radius <= 0.0f) continue;
+        a = glm::vec3(b.transform * glm::vec4(b.capsule_a, 1.0f));
+        c = glm::vec3(b.transform * glm::vec4(b.capsule_b, 1.0f));
+        return &b;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float near) {
@@ -199,94 +211,88 @@ EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const 
 }
 
 bool measureSection(const sim::SceneDesc& scene, const std::string& bone, float reach, SectionMeasure& out) {
-    for (const sim::BodyDesc& b : scene.bodies) {
-        if (b.name != bone || !b.triangles.empty() || b.capsule_radius <= 0.0f) continue;
-        const glm::vec3 a = glm::vec3(b.transform * glm::vec4(b.capsule_a, 1.0f)),
-                        c = glm::vec3(b.transform * glm::vec4(b.capsule_b, 1.0f));
-        out = SectionMeasure{};
-        out.bone = bone;
-        out.point = 0.5f * (a + c);
-        out.normal = glm::normalize(c - a);
-        out.bone_area = 3.14159265358979 * double(b.capsule_radius) * double(b.capsule_radius);
-        // The skin's section around the bone first: muscles count where they
-        // lie inside it (not the trunk's or the other limb's nearby).
-        EnclosingSection skin;
-        if (!scene.envelope.empty())
-            skin = enclosingSection(scene.envelope.vertices, scene.envelope.triangles, out.point, out.normal);
-        out.skin_area = skin.area;
-        for (const sim::MuscleDesc& m : scene.muscles) {
-            const double s =
-                sectionArea(m.vertices, m.triangles, out.point, out.normal, reach, skin.area > 0.0 ? &skin : nullptr);
-            if (s <= 0.0) continue;
-            out.muscle_area += s;
-            out.muscles.push_back(m.name);
-        }
-        return true;
+    glm::vec3 a, c;
+    const sim::BodyDesc* b = capsuleBody(scene, bone, a, c);
+    if (!b) return false;
+    out = SectionMeasure{};
+    out.bone = bone;
+    out.point = 0.5f * (a + c);
+    out.normal = glm::normalize(c - a);
+    out.bone_area = 3.14159265358979 * double(b->capsule_radius) * double(b->capsule_radius);
+    // The skin's section around the bone first: muscles count where they
+    // lie inside it (not the trunk's or the other limb's nearby).
+    EnclosingSection skin;
+    if (!scene.envelope.empty())
+        skin = enclosingSection(scene.envelope.vertices, scene.envelope.triangles, out.point, out.normal);
+    out.skin_area = skin.area;
+    for (const sim::MuscleDesc& m : scene.muscles) {
+        const double s =
+            sectionArea(m.vertices, m.triangles, out.point, out.normal, reach, skin.area > 0.0 ? &skin : nullptr);
+        if (s <= 0.0) continue;
+        out.muscle_area += s;
+        out.muscles.push_back(m.name);
     }
-    return false;
+    return true;
 }
 
 bool measureCover(const sim::SceneDesc& scene, const std::string& bone, float from, float to, float reach, CoverMeasure& out,
                   int levels, int rays) {
-    for (const sim::BodyDesc& b : scene.bodies) {
-        if (b.name != bone || !b.triangles.empty() || b.capsule_radius <= 0.0f) continue;
-        const glm::vec3 a = glm::vec3(b.transform * glm::vec4(b.capsule_a, 1.0f)),
-                        c = glm::vec3(b.transform * glm::vec4(b.capsule_b, 1.0f));
-        out = CoverMeasure{};
-        out.bone = bone;
-        const double pi = 3.14159265358979, dt = 2.0 * pi / double(rays), r0 = double(b.capsule_radius);
-        const glm::dvec3 n = glm::normalize(glm::dvec3(c - a));
-        const glm::dvec3 e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
-        const glm::dvec3 e2 = glm::cross(n, e1);
-        size_t covered = 0, total = 0;
-        std::vector<char> hit(static_cast<size_t>(rays), 0);
-        std::vector<glm::dvec4> cuts;  // (ax, ay, bx, by) in the plane's axes
-        for (int l = 0; l < levels; ++l) {
-            const float f = levels > 1 ? from + (to - from) * float(l) / float(levels - 1) : 0.5f * (from + to);
-            const glm::dvec3 o(a + f * (c - a));
-            cuts.clear();
-            for (const sim::MuscleDesc& m : scene.muscles)
-                forEachCut(m.vertices, m.triangles, o, n, [&](glm::dvec3 p, glm::dvec3 q) {
-                    if (glm::length(0.5 * (p + q) - o) > double(reach)) return;
-                    cuts.push_back({glm::dot(p - o, e1), glm::dot(p - o, e2), glm::dot(q - o, e1), glm::dot(q - o, e2)});
-                });
-            for (int i = 0; i < rays; ++i) {
-                const double th = (double(i) + 0.5) * dt, dx = std::cos(th), dy = std::sin(th);
-                hit[size_t(i)] = 0;
-                for (const glm::dvec4& s : cuts) {
-                    // o + t (dx, dy) = a + u (b − a), t past the bone, u in [0, 1].
-                    const double ex = s.z - s.x, ey = s.w - s.y, den = dx * ey - dy * ex;
-                    if (std::fabs(den) < 1e-18) continue;
-                    const double t = (s.x * ey - s.y * ex) / den, u = (s.x * dy - s.y * dx) / den;
-                    if (t > r0 && t < double(reach) && u >= 0.0 && u <= 1.0) {
-                        hit[size_t(i)] = 1;
-                        break;
-                    }
+    glm::vec3 a, c;
+    const sim::BodyDesc* b = capsuleBody(scene, bone, a, c);
+    if (!b) return false;
+    out = CoverMeasure{};
+    out.bone = bone;
+    const double pi = 3.14159265358979, dt = 2.0 * pi / double(rays), r0 = double(b->capsule_radius);
+    const glm::dvec3 n = glm::normalize(glm::dvec3(c - a));
+    const glm::dvec3 e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
+    const glm::dvec3 e2 = glm::cross(n, e1);
+    size_t covered = 0, total = 0;
+    std::vector<char> hit(static_cast<size_t>(rays), 0);
+    std::vector<glm::dvec4> cuts;  // (ax, ay, bx, by) in the plane's axes
+    for (int l = 0; l < levels; ++l) {
+        const float f = levels > 1 ? from + (to - from) * float(l) / float(levels - 1) : 0.5f * (from + to);
+        const glm::dvec3 o(a + f * (c - a));
+        cuts.clear();
+        for (const sim::MuscleDesc& m : scene.muscles)
+            forEachCut(m.vertices, m.triangles, o, n, [&](glm::dvec3 p, glm::dvec3 q) {
+                if (glm::length(0.5 * (p + q) - o) > double(reach)) return;
+                cuts.push_back({glm::dot(p - o, e1), glm::dot(p - o, e2), glm::dot(q - o, e1), glm::dot(q - o, e2)});
+            });
+        for (int i = 0; i < rays; ++i) {
+            const double th = (double(i) + 0.5) * dt, dx = std::cos(th), dy = std::sin(th);
+            hit[size_t(i)] = 0;
+            for (const glm::dvec4& s : cuts) {
+                // o + t (dx, dy) = a + u (b − a), t past the bone, u in [0, 1].
+                const double ex = s.z - s.x, ey = s.w - s.y, den = dx * ey - dy * ex;
+                if (std::fabs(den) < 1e-18) continue;
+                const double t = (s.x * ey - s.y * ex) / den, u = (s.x * dy - s.y * dx) / den;
+                if (t > r0 && t < double(reach) && u >= 0.0 && u <= 1.0) {
+                    hit[size_t(i)] = 1;
+                    break;
                 }
-                covered += size_t(hit[size_t(i)]);
-                ++total;
             }
-            // The widest run of uncovered rays, round the circle.
-            int best = 0, best_end = 0;
-            if (std::none_of(hit.begin(), hit.end(), [](char h) { return h != 0; })) best = best_end = rays;
-            for (int start = 0; start < rays; ++start) {
-                if (hit[size_t(start)] || !hit[size_t((start + rays - 1) % rays)]) continue;  // a run starts after a hit
-                int len = 0;
-                while (!hit[size_t((start + len) % rays)]) ++len;
-                if (len > best) best = len, best_end = start + len;
-            }
-            const double deg = double(best) * 360.0 / double(rays);
-            if (deg > out.widest_gap_deg) {
-                out.widest_gap_deg = deg;
-                out.widest_gap_mm = double(best) * dt * r0 * 1e3;
-                out.widest_at = f;
-                out.widest_dir = std::fmod((double(best_end) - 0.5 * double(best)) * 360.0 / double(rays), 360.0);
-            }
+            covered += size_t(hit[size_t(i)]);
+            ++total;
         }
-        out.covered = total ? double(covered) / double(total) : 0.0;
-        return true;
+        // The widest run of uncovered rays, round the circle.
+        int best = 0, best_end = 0;
+        if (std::none_of(hit.begin(), hit.end(), [](char h) { return h != 0; })) best = best_end = rays;
+        for (int start = 0; start < rays; ++start) {
+            if (hit[size_t(start)] || !hit[size_t((start + rays - 1) % rays)]) continue;  // a run starts after a hit
+            int len = 0;
+            while (!hit[size_t((start + len) % rays)]) ++len;
+            if (len > best) best = len, best_end = start + len;
+        }
+        const double deg = double(best) * 360.0 / double(rays);
+        if (deg > out.widest_gap_deg) {
+            out.widest_gap_deg = deg;
+            out.widest_gap_mm = double(best) * dt * r0 * 1e3;
+            out.widest_at = f;
+            out.widest_dir = std::fmod((double(best_end) - 0.5 * double(best)) * 360.0 / double(rays), 360.0);
+        }
     }
-    return false;
+    out.covered = total ? double(covered) / double(total) : 0.0;
+    return true;
 }
 
 }  // namespace engine
