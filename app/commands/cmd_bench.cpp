@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <tuple>
 #include <optional>
 #include <sstream>
 
@@ -30,6 +31,7 @@ namespace app {
 namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+constexpr int kConvergedFactor = 4;  // --accuracy: the converged frame's iterations over the row's
 
 std::string benchUsage() {
     return "usage: msxpbd bench [options]\n"
@@ -45,6 +47,10 @@ std::string benchUsage() {
            "  --search-every N   substeps between full contact searches (0 = once per frame,\n"
            "                     the default; 1 = every substep) [0, 100]\n"
            "  --convergence      also record residual vs iteration for each solver\n"
+           "  --accuracy         also measure each row's last frame against the converged\n"
+           "                     one (SST at 4x the most iterations listed): how far its\n"
+           "                     muscle vertices lie from it (median, 99th percentile, mm),\n"
+           "                     and name the fastest row as close as SST's fewest iterations\n"
            "  --json OUT | --csv OUT  machine-readable results\n";
 }
 
@@ -73,6 +79,7 @@ struct Result {
     size_t constraints = 0, vertices = 0;
     int colors = 0;
     float residual = 0;
+    double off_median_mm = -1.0, off_p99_mm = -1.0;  // from the converged frame (--accuracy); < 0: not measured
     std::string hash;
     bool ok = true;
     std::string error;
@@ -85,8 +92,45 @@ size_t projectionsPerFrame(const sim::Simulation& s) {
            size_t(s.params().substeps);
 }
 
+// The muscles' surface vertices, in world order: what a viewer sees of a frame.
+std::vector<glm::vec3> surfacePositions(const sim::Simulation& s) {
+    std::vector<glm::vec3> out;
+    const sim::World& w = s.world();
+    for (const sim::Muscle& m : w.muscles)
+        out.insert(out.end(), w.particles.p.begin() + m.first, w.particles.p.begin() + m.first + m.surface_count);
+    return out;
+}
+
+// How far one frame's surface vertices lie from another's: median and 99th
+// percentile, mm.
+std::pair<double, double> offConverged(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+    std::vector<double> d(a.size());
+    for (size_t i = 0; i < a.size(); ++i) d[i] = double(glm::length(a[i] - b[i])) * 1e3;
+    if (d.empty()) return {0.0, 0.0};
+    std::sort(d.begin(), d.end());
+    return {d[d.size() / 2], d[std::min(d.size() - 1, size_t(double(d.size()) * 0.99))]};
+}
+
+// The converged frame the rows are measured against (--accuracy): the same
+// scene and frames under SST at 4x the most iterations listed — Gauss-Seidel
+// converges fastest per iteration of the four modes (docs/lab/auto-solver.md),
+// and one frame for all rows lets rows at different iterations compare.
+std::vector<glm::vec3> convergedFrame(const std::string& scene, int iterations, int frames, const ActivationSource& act,
+                                      const sim::SolverParams& base) {
+    SceneDriver d;
+    sim::SolverParams p = base;
+    p.solver = sim::SolverKind::Sst;
+    p.threads = 0;
+    p.iterations = std::min(1000, kConvergedFactor * iterations);
+    if (!d.load(scene, p).empty()) return {};
+    d.setActivationSource(act);
+    for (int f = 0; f < frames; ++f)
+        if (!d.step().ok) return {};
+    return surfacePositions(d.sim());
+}
+
 Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
-                          const sim::SolverParams& base) {
+                          const sim::SolverParams& base, const std::vector<glm::vec3>* converged) {
     Result r;
     r.cfg = cfg;
     std::vector<double> medians;
@@ -128,6 +172,10 @@ Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats
         r.colors = d.sim().colorCount();
         r.residual = d.sim().residuals().max();
         r.hash = hex64(d.sim().positionsHash());
+        if (converged && r.ok && rep + 1 == repeats) {
+            const std::vector<glm::vec3> last = surfacePositions(d.sim());
+            if (last.size() == converged->size()) std::tie(r.off_median_mm, r.off_p99_mm) = offConverged(last, *converged);
+        }
     }
     const double total_frames = double(frames) * double(repeats);
     r.ms_median = median(medians);
@@ -146,9 +194,9 @@ Result runConfigUnguarded(const Config& cfg, int frames, int warmup, int repeats
 // A configuration that runs out of memory (or throws) is reported as failed,
 // naming its scene; the other configurations still run.
 Result runConfig(const Config& cfg, int frames, int warmup, int repeats, const ActivationSource& act,
-                 const sim::SolverParams& base) {
+                 const sim::SolverParams& base, const std::vector<glm::vec3>* converged) {
     try {
-        return runConfigUnguarded(cfg, frames, warmup, repeats, act, base);
+        return runConfigUnguarded(cfg, frames, warmup, repeats, act, base, converged);
     } catch (const std::exception& e) {
         Result r;
         r.cfg = cfg;
@@ -251,6 +299,35 @@ void printSpeedups(std::ostream& os, const std::vector<Result>& results, const s
         }
     os << std::defaultfloat;
 }
+
+// --accuracy: per scene and thread count, the fastest row (any mode, any
+// iterations listed) whose last frame lies no further from the converged one
+// than SST's at its fewest iterations: the speed that buys the same look.
+void printEqualAccuracy(std::ostream& os, const std::vector<Result>& results, const std::vector<std::string>& scenes,
+                        const std::vector<int>& threads, const std::vector<int>& iterations) {
+    const int fewest = *std::min_element(iterations.begin(), iterations.end());
+    os << std::fixed << std::setprecision(2);
+    for (const auto& scene : scenes)
+        for (int th : threads) {
+            const Result* sst = nullptr;
+            for (const auto& r : results)
+                if (r.ok && r.off_median_mm >= 0.0 && r.cfg.scene == scene && r.cfg.threads == th &&
+                    r.cfg.solver == sim::SolverKind::Sst && r.cfg.iterations == fewest)
+                    sst = &r;
+            if (!sst) continue;
+            const Result* best = nullptr;
+            for (const auto& r : results)
+                if (r.ok && r.off_median_mm >= 0.0 && r.cfg.scene == scene && r.cfg.threads == th &&
+                    r.off_median_mm <= sst->off_median_mm && (!best || r.ms_median < best->ms_median))
+                    best = &r;
+            os << std::filesystem::path(scene).filename().string() << ", " << th << " thread(s): as close to the converged frame as sst at "
+               << fewest << " iterations (median " << sst->off_median_mm << " mm) or closer: fastest "
+               << sim::solverName(best->cfg.solver) << " at " << best->cfg.iterations << " iterations, " << best->ms_median
+               << " ms/frame\n";
+        }
+    os << std::defaultfloat;
+}
+
 // What `bench` was asked to run (docs/benchmarks.md).
 struct BenchOptions {
     std::vector<std::string> scenes;
@@ -259,7 +336,7 @@ struct BenchOptions {
     int frames = 60, warmup = 10, repeats = 3;
     ActivationSource activation{ActivationSource::Kind::Ramp, 1.0f};
     sim::SolverParams base;
-    bool convergence = false;
+    bool convergence = false, accuracy = false;
     std::optional<std::string> json_out, csv_out;
 };
 
@@ -288,6 +365,7 @@ BenchOptions parseBenchOptions(const CliArgs& args) {
         o.activation = {ActivationSource::Kind::Constant, float(parseNumber("--activation", *a, 0.0, 1.0))};
     o.base.search_every = int(args.integer("--search-every", o.base.search_every, 0, 100));
     o.convergence = args.flag("--convergence");
+    o.accuracy = args.flag("--accuracy");
     o.json_out = args.get("--json");
     o.csv_out = args.get("--csv");
     if (o.json_out) checkOutputPath("--json", *o.json_out);
@@ -311,7 +389,9 @@ void printTableHeader(const BenchOptions& o) {
               << std::setw(6) << "iter" << std::right << std::setw(10) << "ms/frame" << std::setw(16)
               << "spread" << std::setw(11) << "project" << std::setw(9) << "search" << std::setw(8) << "RT x"
               << std::setw(12) << "Mconstr/s" << std::setw(8)
-              << "colors" << std::setw(12) << "residual" << "\n";
+              << "colors" << std::setw(12) << "residual";
+    if (o.accuracy) std::cout << std::setw(16) << "off mm med/p99";
+    std::cout << "\n";
 }
 
 void printRow(const Result& r) {
@@ -331,21 +411,33 @@ void printRow(const Result& r) {
               << std::setw(16) << spread.str() << std::setw(11) << r.project_ms
               << std::setw(9) << r.search_ms << std::setw(8)
               << (r.ms_median > 0 ? r.frame_dt * 1e3 / r.ms_median : 0.0) << std::setw(12) << r.constraints_per_s * 1e-6 << std::setw(8) << r.colors
-              << std::setw(12) << std::scientific << std::setprecision(2) << r.residual
-              << std::defaultfloat << "\n";
+              << std::setw(12) << std::scientific << std::setprecision(2) << r.residual << std::defaultfloat;
+    if (r.off_median_mm >= 0.0) {
+        std::ostringstream off;
+        off << std::fixed << std::setprecision(2) << r.off_median_mm << "/" << std::setprecision(1) << r.off_p99_mm;
+        std::cout << std::setw(16) << off.str();
+    }
+    std::cout << "\n";
 }
 
 // Every scene x solver x thread count x iteration count, a row each as it finishes.
 std::vector<Result> runAll(const BenchOptions& o) {
     std::vector<Result> results;
-    for (const auto& scene : o.scenes)
+    for (const auto& scene : o.scenes) {
+        // --accuracy: the converged frame, before the scene's rows (not timed).
+        std::vector<glm::vec3> converged;
+        if (o.accuracy)
+            converged = convergedFrame(scene, *std::max_element(o.iterations.begin(), o.iterations.end()),
+                                       o.warmup + o.frames, o.activation, o.base);
         for (auto solver : o.solvers)
             for (int th : o.threads)
                 for (int it : o.iterations) {
-                    Result r = runConfig({scene, solver, th, it}, o.frames, o.warmup, o.repeats, o.activation, o.base);
+                    const std::vector<glm::vec3>* ref = converged.empty() ? nullptr : &converged;
+                    Result r = runConfig({scene, solver, th, it}, o.frames, o.warmup, o.repeats, o.activation, o.base, ref);
                     printRow(r);
                     results.push_back(std::move(r));
                 }
+    }
     return results;
 }
 
@@ -381,6 +473,8 @@ json resultRows(const std::vector<Result>& results) {
                         {"colors", r.colors},
                         {"max_residual", r.residual},
                         {"positions_hash", r.hash}});
+            if (r.off_median_mm >= 0.0)
+                row["off_converged_mm"] = {{"median", r.off_median_mm}, {"p99", r.off_p99_mm}};
         }
         rows.push_back(row);
     }
@@ -424,7 +518,7 @@ int benchCommand(const Args& raw) {
         CliArgs args(raw,
                      {"--scenes", "--solvers", "--threads", "--iterations", "--frames", "--warmup", "--repeats",
                       "--activation", "--search-every", "--json", "--csv"},
-                     {"--help", "--convergence"});
+                     {"--help", "--convergence", "--accuracy"});
         if (args.flag("--help")) {
             std::cout << benchUsage();
             return 0;
@@ -433,12 +527,16 @@ int benchCommand(const Args& raw) {
         printTableHeader(o);
         const std::vector<Result> results = runAll(o);
         printSpeedups(std::cout, results, o.scenes, o.threads, o.iterations);
+        if (o.accuracy) printEqualAccuracy(std::cout, results, o.scenes, o.threads, o.iterations);
         json j;
         j["build_type"] = buildType();
         j["cores"] = omp_get_num_procs();
         j["frames"] = o.frames;
         j["repeats"] = o.repeats;
         j["search_every"] = o.base.search_every;
+        if (o.accuracy)
+            j["converged_frame"] = {{"solver", "sst"},
+                                    {"iterations", std::min(1000, kConvergedFactor * *std::max_element(o.iterations.begin(), o.iterations.end()))}};
         j["kernel_floor_constraints_per_s"] = kernelFloors(o);
         j["results"] = resultRows(results);
         if (o.convergence) j["convergence"] = convergence(o);

@@ -1,6 +1,7 @@
 // The `msxpbd run` command line contract (docs/architecture.md): the report, and bad
 // input refused with a message and exit code 1 — never a crash.
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "sim/params.h"
@@ -54,6 +55,39 @@ TEST(Cli, SceneSolverSettingsApplyUnlessGiven) {
     auto bad = test::runCli("run --scene " + t6 + " --frames 2 --carry 2");
     EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.output.find("--carry"), std::string::npos) << bad.output;
+    std::remove(out.c_str());
+}
+
+// `bench --accuracy`: every row measured against one converged frame (SST at
+// 4x the most iterations listed); more iterations come closer to it, and the
+// averaged Jacobi is further off than Gauss-Seidel at the same iterations
+// (T3: the biceps on its moving elbow).
+TEST(Cli, BenchAccuracyMeasuresEachRowAgainstTheConvergedFrame) {
+    std::string out = test::tempPath("bench.json");
+    auto r = test::runCli("bench --scenes t3 --solvers sst,jacobi --threads 1 --iterations 5,20 --frames 20 "
+                          "--warmup 0 --repeats 1 --accuracy --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("as close to the converged frame as sst at 5 iterations"), std::string::npos) << r.output;
+    auto j = readJson(out);
+    EXPECT_EQ(j["converged_frame"]["solver"], "sst");
+    EXPECT_EQ(j["converged_frame"]["iterations"], 80);
+    std::map<std::string, double> off;
+    for (const auto& row : j["results"]) {
+        ASSERT_TRUE(row.contains("off_converged_mm")) << row.dump();
+        const double med = row["off_converged_mm"]["median"].get<double>(), p99 = row["off_converged_mm"]["p99"].get<double>();
+        EXPECT_GE(med, 0.0);
+        EXPECT_LE(med, p99);
+        off[row["solver"].get<std::string>() + std::to_string(row["iterations"].get<int>())] = med;
+    }
+    ASSERT_EQ(off.size(), 4u);
+    EXPECT_GT(off["sst5"], off["sst20"]);
+    EXPECT_GT(off["jacobi5"], off["sst5"]);
+    EXPECT_GT(off["jacobi20"], off["sst20"]);
+    // Without the flag the rows carry no such measure.
+    ASSERT_EQ(test::runCli("bench --scenes builtin:t1 --solvers sst --threads 1 --frames 2 --warmup 0 --repeats 1 --json " + out)
+                  .exit_code,
+              0);
+    EXPECT_FALSE(readJson(out)["results"][0].contains("off_converged_mm"));
     std::remove(out.c_str());
 }
 
