@@ -508,6 +508,11 @@ void untangleScene(SceneSpec& sc, bool only_two_headed) {
         }
         if (!any) break;
     }
+    // Last, the flat triangles this can leave (a vertex laid on its
+    // neighbour ring's edge: T7's biceps, 179.9°), lifted to the mesh-quality
+    // bound (docs/anatomy.md "Mesh quality").
+    constexpr float kFlatTriangleBoundDeg = 0.2f;
+    for (MuscleSpec& m : sc.muscles) liftFlatTriangles(m.mesh, kFlatTriangleBoundDeg);
 }
 
 }  // namespace engine::generator

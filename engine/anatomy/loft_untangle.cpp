@@ -1,5 +1,6 @@
 #include "engine/anatomy/loft_untangle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -267,6 +268,56 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
         auto it = rings.find(station);
         if (it == rings.end() || it->second.size() < 3) continue;
         for (uint32_t v : it->second) m.vertices[v] += shift;
+    }
+    return moved;
+}
+
+size_t liftFlatTriangles(MeshData& m, float min_angle_deg) {
+    auto& x = m.vertices;
+    const double min_rad = double(min_angle_deg) * kUntanglePi / 180.0;
+    auto angleAt = [&](uint32_t a, uint32_t b, uint32_t c) {  // at a, in triangle (a, b, c)
+        const glm::dvec3 u = glm::dvec3(x[b]) - glm::dvec3(x[a]), v = glm::dvec3(x[c]) - glm::dvec3(x[a]);
+        const double lu = glm::length(u), lv = glm::length(v);
+        if (lu <= 0.0 || lv <= 0.0) return 0.0;
+        return std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0, 1.0));
+    };
+    std::vector<std::vector<uint32_t>> fan(x.size());
+    for (size_t t = 0; t < m.triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) fan[m.triangles[t][k]].push_back(uint32_t(t));
+    size_t moved = 0;
+    for (size_t t = 0; t < m.triangles.size(); ++t) {
+        const glm::uvec3 tri = m.triangles[t];
+        double ang[3], smallest = 10.0;
+        int big = 0;
+        for (int k = 0; k < 3; ++k) {
+            ang[k] = angleAt(tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
+            smallest = std::min(smallest, ang[k]);
+            if (ang[k] > ang[big]) big = k;
+        }
+        if (smallest >= min_rad || ang[big] < 170.0 * kUntanglePi / 180.0) continue;
+        const uint32_t v = tri[big];
+        // The fan's normal without the flat triangle (its own is undefined).
+        glm::dvec3 n(0.0);
+        for (uint32_t f : fan[v]) {
+            if (f == t) continue;
+            const glm::uvec3& g = m.triangles[f];
+            n += glm::cross(glm::dvec3(x[g.y]) - glm::dvec3(x[g.x]), glm::dvec3(x[g.z]) - glm::dvec3(x[g.x]));
+        }
+        if (glm::length(n) <= 0.0) continue;
+        n = glm::normalize(n);
+        // The lift that makes the angle at the far end of the longer edge
+        // from v the bound, twice over.
+        const double reach = std::max(glm::length(glm::dvec3(x[tri[(big + 1) % 3]]) - glm::dvec3(x[v])),
+                                      glm::length(glm::dvec3(x[tri[(big + 2) % 3]]) - glm::dvec3(x[v])));
+        const double lift = std::min(0.0005, 2.0 * std::tan(min_rad) * reach);
+        const size_t before = crossingPairs(x, m.triangles).size();
+        const glm::vec3 was = x[v];
+        x[v] = glm::vec3(glm::dvec3(was) + lift * n);
+        if (crossingPairs(x, m.triangles).size() > before) {
+            x[v] = was;
+            continue;
+        }
+        ++moved;
     }
     return moved;
 }

@@ -49,4 +49,13 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
 // Returns how many (ring, neighbour) pairs moved.
 size_t withdrawFrom(MeshData& m, const Obstacles& around);
 
+// Flat triangles (a vertex lying on the opposite edge, where untangling laid a
+// ring's vertex on its neighbour ring's edge): the vertex at the near-180°
+// angle is lifted along its fan's normal just enough that the triangle's
+// smallest angle reaches `min_angle_deg` (at most 0.5 mm; a lift that would
+// make the mesh cross itself more is undone). Only triangles whose smallest
+// angle is below `min_angle_deg` and whose largest is over 170° are touched.
+// Returns how many vertices moved.
+size_t liftFlatTriangles(MeshData& m, float min_angle_deg);
+
 }  // namespace engine

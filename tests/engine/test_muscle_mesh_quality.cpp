@@ -32,6 +32,11 @@ namespace {
 // apart). T7, untangled for its biceps only, keeps folds and thinner
 // triangles (0.08°).
 constexpr float kMinAngleDeg = 0.2f;
+// T7 is not there yet (docs/anatomy.md "Mesh quality"): what it holds now, so
+// a change may lower these, never raise them. Its thinnest triangles are
+// needles between two ring vertices packing laid 0.05 mm apart.
+constexpr float kT7MinAngleDeg = 0.05f;
+constexpr size_t kT7CrossingPairs = 539;
 
 std::vector<std::pair<std::string, sim::SceneDesc>> committedScenes() {
     std::vector<std::pair<std::string, sim::SceneDesc>> out;
@@ -64,6 +69,7 @@ std::string closedAndWound(const std::vector<glm::uvec3>& tris) {
 TEST(MuscleMeshQuality, EveryGeneratedMuscleIsClosedOutwardAndUncrossed) {
     const auto scenes = committedScenes();
     ASSERT_GE(scenes.size(), 11u) << "assets/scenes holds the generated scenes (msxpbd gen)";
+    size_t t7_pairs = 0;
     for (const auto& [file, desc] : scenes)
         for (const sim::MuscleDesc& m : desc.muscles) {
             EXPECT_EQ(closedAndWound(m.triangles), "") << file << " " << m.name;
@@ -74,8 +80,12 @@ TEST(MuscleMeshQuality, EveryGeneratedMuscleIsClosedOutwardAndUncrossed) {
             }
             if (!isT7(file)) {
                 EXPECT_GE(minTriangleAngle(m.vertices, m.triangles), kMinAngleDeg) << file << " " << m.name;
+            } else {
+                EXPECT_GE(minTriangleAngle(m.vertices, m.triangles), kT7MinAngleDeg) << file << " " << m.name;
+                t7_pairs += selfIntersections(m.vertices, m.triangles);
             }
         }
+    EXPECT_LE(t7_pairs, kT7CrossingPairs) << "T7's muscles cross themselves in more triangle pairs than before";
 }
 
 // The biceps's two heads, lofted into one mesh, overlap where they merge
