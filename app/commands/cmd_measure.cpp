@@ -61,6 +61,18 @@ int measureCommand(const Args& raw) {
             for (const char* prefix : {"humerus", "femur", "tibia"})
                 if (b.name.rfind(prefix, 0) == 0) sections.push_back(b.name);
 
+    // Every section first: a bone that is not there is refused before anything is printed.
+    std::vector<engine::SectionMeasure> cuts(sections.size());
+    std::vector<engine::CoverMeasure> covers(sections.size());
+    for (size_t i = 0; i < sections.size(); ++i) {
+        if (!engine::measureSection(scene.desc, sections[i], 0.12f, cuts[i])) {
+            std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(),
+                         sim::printable(sections[i]).c_str());
+            return 1;
+        }
+        engine::measureCover(scene.desc, sections[i], engine::kShaftCoverFrom, engine::kShaftCoverTo,
+                             engine::kShaftCoverReach, covers[i]);
+    }
     const std::vector<engine::MuscleMeasure> ms = engine::measureMuscles(scene.desc);
     nlohmann::json report = {{"scene", scene_path}, {"muscles", nlohmann::json::array()}, {"sections", nlohmann::json::array()}};
     std::printf("%-34s %9s %9s %6s %9s %10s %9s %6s\n", "muscle", "vol cm3", "ref cm3", "ratio", "touching", "overlap mm",
@@ -96,19 +108,15 @@ int measureCommand(const Args& raw) {
                 total_ref, median);
     report["total_cm3"] = total;
     report["median_touching_share"] = median;
-    for (const std::string& bone : sections) {
-        engine::SectionMeasure s;
-        if (!engine::measureSection(scene.desc, bone, 0.12f, s)) {
-            std::fprintf(stderr, "msxpbd measure: %s: no capsule body named '%s'\n", scene_path.c_str(), sim::printable(bone).c_str());
-            return 1;
-        }
+    for (size_t i = 0; i < sections.size(); ++i) {
+        const std::string& bone = sections[i];
+        const engine::SectionMeasure& s = cuts[i];
         std::printf("section mid-%s: muscles %.1f cm2 (%zu muscles), bone %.1f cm2", sim::printable(bone).c_str(), s.muscle_area * 1e4,
                     s.muscles.size(), s.bone_area * 1e4);
         if (s.skin_area > 0.0)
             std::printf(", skin %.1f cm2 (muscle %.0f %%)", s.skin_area * 1e4, 100.0 * s.muscle_area / s.skin_area);
         std::printf("\n");
-        engine::CoverMeasure cv;
-        engine::measureCover(scene.desc, bone, engine::kShaftCoverFrom, engine::kShaftCoverTo, engine::kShaftCoverReach, cv);
+        const engine::CoverMeasure& cv = covers[i];
         std::printf("  bone covered by muscle, %.0f-%.0f %% of its length: %.1f %% of the rays; widest gap %.0f deg (%.1f mm "
                     "on the bone) at %.0f %%\n",
                     100.0 * engine::kShaftCoverFrom, 100.0 * engine::kShaftCoverTo, 100.0 * cv.covered, cv.widest_gap_deg, cv.widest_gap_mm,

@@ -71,6 +71,16 @@ TEST(CliConventions, ShortSceneNamesWorkInEveryCommandThatTakesAScene) {
     EXPECT_NE(r.output.find("t7"), std::string::npos) << r.output;
 }
 
+// measure --section with a bone the scene does not have: one line naming the
+// file and the bone, before any table is printed.
+TEST(CliConventions, MeasureRefusesAnUnknownSectionBeforePrintingAnything) {
+    auto r = test::runCli("measure --scene t2 --section humerus_r --section no_such_bone");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(lineCount(r.output), 1u) << r.output;
+    EXPECT_NE(r.output.find("no capsule body named 'no_such_bone'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("t2"), std::string::npos) << r.output;
+}
+
 TEST(CliConventions, ViewErrorsAreTheReasonOnOneLine) {
     for (const char* args : {"view --width 5", "view --bogus", "view --frames"}) {
         auto r = test::runCli(args);
