@@ -31,7 +31,12 @@ namespace app {
 namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-constexpr int kConvergedFactor = 4;  // --accuracy: the converged frame's iterations over the row's
+constexpr int kConvergedFactor = 4;  // --accuracy: the converged frame's iterations over the most listed
+
+// --accuracy: the converged frame's iteration count for an iteration list.
+int convergedIterations(const std::vector<int>& iterations) {
+    return std::min(1000, kConvergedFactor * *std::max_element(iterations.begin(), iterations.end()));
+}
 
 std::string benchUsage() {
     return "usage: msxpbd bench [options]\n"
@@ -112,7 +117,7 @@ std::pair<double, double> offConverged(const std::vector<glm::vec3>& a, const st
 }
 
 // The converged frame the rows are measured against (--accuracy): the same
-// scene and frames under SST at 4x the most iterations listed — Gauss-Seidel
+// scene and frames under SST at `iterations` (convergedIterations) — Gauss-Seidel
 // converges fastest per iteration of the four modes (docs/lab/auto-solver.md),
 // and one frame for all rows lets rows at different iterations compare.
 std::vector<glm::vec3> convergedFrame(const std::string& scene, int iterations, int frames, const ActivationSource& act,
@@ -121,7 +126,7 @@ std::vector<glm::vec3> convergedFrame(const std::string& scene, int iterations, 
     sim::SolverParams p = base;
     p.solver = sim::SolverKind::Sst;
     p.threads = 0;
-    p.iterations = std::min(1000, kConvergedFactor * iterations);
+    p.iterations = iterations;
     if (!d.load(scene, p).empty()) return {};
     d.setActivationSource(act);
     for (int f = 0; f < frames; ++f)
@@ -427,8 +432,7 @@ std::vector<Result> runAll(const BenchOptions& o) {
         // --accuracy: the converged frame, before the scene's rows (not timed).
         std::vector<glm::vec3> converged;
         if (o.accuracy)
-            converged = convergedFrame(scene, *std::max_element(o.iterations.begin(), o.iterations.end()),
-                                       o.warmup + o.frames, o.activation, o.base);
+            converged = convergedFrame(scene, convergedIterations(o.iterations), o.warmup + o.frames, o.activation, o.base);
         for (auto solver : o.solvers)
             for (int th : o.threads)
                 for (int it : o.iterations) {
@@ -535,8 +539,7 @@ int benchCommand(const Args& raw) {
         j["repeats"] = o.repeats;
         j["search_every"] = o.base.search_every;
         if (o.accuracy)
-            j["converged_frame"] = {{"solver", "sst"},
-                                    {"iterations", std::min(1000, kConvergedFactor * *std::max_element(o.iterations.begin(), o.iterations.end()))}};
+            j["converged_frame"] = {{"solver", "sst"}, {"iterations", convergedIterations(o.iterations)}};
         j["kernel_floor_constraints_per_s"] = kernelFloors(o);
         j["results"] = resultRows(results);
         if (o.convergence) j["convergence"] = convergence(o);

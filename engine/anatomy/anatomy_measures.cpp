@@ -65,6 +65,29 @@ const sim::BodyDesc* capsuleBody(const sim::SceneDesc& scene, const std::string&
     return nullptr;
 }
 
+// A plane's own axes about its normal `n` (the same for every caller, so a ray
+// index means the same direction in each).
+void planeAxes(glm::dvec3 n, glm::dvec3& e1, glm::dvec3& e2) {
+    e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
+    e2 = glm::cross(n, e1);
+}
+
+// Segment (a, b) of a section in the plane's axes about point o: (ax, ay, bx, by).
+glm::dvec4 planeSegment(glm::dvec3 a, glm::dvec3 b, glm::dvec3 o, glm::dvec3 e1, glm::dvec3 e2) {
+    return {glm::dot(a - o, e1), glm::dot(a - o, e2), glm::dot(b - o, e1), glm::dot(b - o, e2)};
+}
+
+// Where the ray from the plane's origin along (dx, dy) meets segment c: its
+// distance t along the ray, or -1 when it misses (o + t (dx, dy) = a + s (b − a),
+// t > 0, s in [0, 1]).
+double rayMeetsSegment(double dx, double dy, const glm::dvec4& c) {
+    const double ex = c.z - c.x, ey = c.w - c.y;
+    const double den = dx * ey - dy * ex;
+    if (std::fabs(den) < 1e-18) return -1.0;
+    const double t = (c.x * ey - c.y * ex) / den, s = (c.x * dy - c.y * dx) / den;
+    return t > 0.0 && s >= 0.0 && s <= 1.0 ? t : -1.0;
+}
+
 }  // namespace
 
 std::vector<MuscleMeasure> measureMuscles(const sim::SceneDesc& scene, float near) {
@@ -179,12 +202,10 @@ EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const 
     out.point = point;
     const glm::dvec3 o(point), n = glm::normalize(glm::dvec3(normal));
     // The plane's own axes; each cut as a 2D segment about the point.
-    out.e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
-    out.e2 = glm::cross(n, out.e1);
-    std::vector<glm::dvec4> cuts;  // (ax, ay, bx, by)
-    forEachCut(vertices, triangles, o, n, [&](glm::dvec3 a, glm::dvec3 b) {
-        cuts.push_back({glm::dot(a - o, out.e1), glm::dot(a - o, out.e2), glm::dot(b - o, out.e1), glm::dot(b - o, out.e2)});
-    });
+    planeAxes(n, out.e1, out.e2);
+    std::vector<glm::dvec4> cuts;
+    forEachCut(vertices, triangles, o, n,
+               [&](glm::dvec3 a, glm::dvec3 b) { cuts.push_back(planeSegment(a, b, o, out.e1, out.e2)); });
     // Ray by ray, the nearest cut: the boundary that encloses the point, not
     // the other limb's or the trunk's further out. ½ r² dθ summed.
     const double pi = 3.14159265358979, dt = 2.0 * pi / double(rays);
@@ -193,14 +214,8 @@ EnclosingSection enclosingSection(const std::vector<glm::vec3>& vertices, const 
     for (int i = 0; i < rays; ++i) {
         const double th = (double(i) + 0.5) * dt, dx = std::cos(th), dy = std::sin(th);
         double r = -1.0;
-        for (const glm::dvec4& c : cuts) {
-            // o + t (dx, dy) = a + s (b − a), t > 0, s in [0, 1].
-            const double ex = c.z - c.x, ey = c.w - c.y;
-            const double den = dx * ey - dy * ex;
-            if (std::fabs(den) < 1e-18) continue;
-            const double t = (c.x * ey - c.y * ex) / den, s = (c.x * dy - c.y * dx) / den;
-            if (t > 0.0 && s >= 0.0 && s <= 1.0 && (r < 0.0 || t < r)) r = t;
-        }
+        for (const glm::dvec4& c : cuts)
+            if (const double t = rayMeetsSegment(dx, dy, c); t > 0.0 && (r < 0.0 || t < r)) r = t;
         if (r < 0.0) return out;  // open on this side: the point is not enclosed
         radius[size_t(i)] = r;
         area += 0.5 * r * r * dt;
@@ -244,8 +259,8 @@ bool measureCover(const sim::SceneDesc& scene, const std::string& bone, float fr
     out.bone = bone;
     const double pi = 3.14159265358979, dt = 2.0 * pi / double(rays), r0 = double(b->capsule_radius);
     const glm::dvec3 n = glm::normalize(glm::dvec3(c - a));
-    const glm::dvec3 e1 = glm::normalize(glm::cross(n, std::fabs(n.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
-    const glm::dvec3 e2 = glm::cross(n, e1);
+    glm::dvec3 e1, e2;
+    planeAxes(n, e1, e2);
     size_t covered = 0, total = 0;
     std::vector<char> hit(static_cast<size_t>(rays), 0);
     std::vector<glm::dvec4> cuts;  // (ax, ay, bx, by) in the plane's axes
@@ -255,22 +270,16 @@ bool measureCover(const sim::SceneDesc& scene, const std::string& bone, float fr
         cuts.clear();
         for (const sim::MuscleDesc& m : scene.muscles)
             forEachCut(m.vertices, m.triangles, o, n, [&](glm::dvec3 p, glm::dvec3 q) {
-                if (glm::length(0.5 * (p + q) - o) > double(reach)) return;
-                cuts.push_back({glm::dot(p - o, e1), glm::dot(p - o, e2), glm::dot(q - o, e1), glm::dot(q - o, e2)});
+                if (glm::length(0.5 * (p + q) - o) <= double(reach)) cuts.push_back(planeSegment(p, q, o, e1, e2));
             });
         for (int i = 0; i < rays; ++i) {
             const double th = (double(i) + 0.5) * dt, dx = std::cos(th), dy = std::sin(th);
             hit[size_t(i)] = 0;
-            for (const glm::dvec4& s : cuts) {
-                // o + t (dx, dy) = a + u (b − a), t past the bone, u in [0, 1].
-                const double ex = s.z - s.x, ey = s.w - s.y, den = dx * ey - dy * ex;
-                if (std::fabs(den) < 1e-18) continue;
-                const double t = (s.x * ey - s.y * ex) / den, u = (s.x * dy - s.y * dx) / den;
-                if (t > r0 && t < double(reach) && u >= 0.0 && u <= 1.0) {
+            for (const glm::dvec4& s : cuts)
+                if (const double t = rayMeetsSegment(dx, dy, s); t > r0 && t < double(reach)) {  // past the bone
                     hit[size_t(i)] = 1;
                     break;
                 }
-            }
             covered += size_t(hit[size_t(i)]);
             ++total;
         }

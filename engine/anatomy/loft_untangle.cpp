@@ -44,6 +44,14 @@ glm::dvec3 centroid(const std::vector<uint32_t>& ring, const std::vector<glm::ve
     return sum / double(ring.size());
 }
 
+// Each vertex's triangles.
+std::vector<std::vector<uint32_t>> triangleFans(const MeshData& m) {
+    std::vector<std::vector<uint32_t>> fan(m.vertices.size());
+    for (size_t t = 0; t < m.triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) fan[m.triangles[t][k]].push_back(uint32_t(t));
+    return fan;
+}
+
 // The centroids of the rings (poles left out) as the vertices are now.
 std::map<Station, glm::dvec3> ringCentroids(const std::map<Station, std::vector<uint32_t>>& rings,
                                             const std::vector<glm::vec3>& vertices) {
@@ -138,9 +146,7 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
             if (glm::all(glm::greaterThanEqual(p, lo - glm::vec3(0.01f))) && glm::all(glm::lessThanEqual(p, hi + glm::vec3(0.01f))))
                 points[cellOf(p)].push_back(p);
     }
-    std::vector<std::vector<uint32_t>> fan(m.vertices.size());
-    for (size_t t = 0; t < m.triangles.size(); ++t)
-        for (int k = 0; k < 3; ++k) fan[m.triangles[t][k]].push_back(uint32_t(t));
+    const std::vector<std::vector<uint32_t>> fan = triangleFans(m);
     auto sweepsOver = [&](size_t v, glm::vec3 q) {
         if (points.empty()) return false;
         const glm::vec3 p = m.vertices[v];
@@ -281,9 +287,7 @@ size_t liftFlatTriangles(MeshData& m, float min_angle_deg) {
         if (lu <= 0.0 || lv <= 0.0) return 0.0;
         return std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0, 1.0));
     };
-    std::vector<std::vector<uint32_t>> fan(x.size());
-    for (size_t t = 0; t < m.triangles.size(); ++t)
-        for (int k = 0; k < 3; ++k) fan[m.triangles[t][k]].push_back(uint32_t(t));
+    const std::vector<std::vector<uint32_t>> fan = triangleFans(m);
     size_t moved = 0;
     for (size_t t = 0; t < m.triangles.size(); ++t) {
         const glm::uvec3 tri = m.triangles[t];
