@@ -5,7 +5,9 @@
 
 #include <glm/geometric.hpp>
 
+#include "engine/anatomy/loft_untangle.h"
 #include "engine/anatomy/muscle_loft.h"
+#include "engine/mesh/mesh_quality.h"
 #include "sim/mesh_topology.h"
 
 namespace engine {
@@ -180,16 +182,37 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
 
 MeshData sizedSheet(const std::vector<glm::vec3>& path, SheetShape s, const std::function<float(glm::vec3)>& wall,
                     double target_volume) {
-    MeshData m = loftSheet(path, s, wall);
-    for (int it = 0; it < 3 && target_volume > 0.0; ++it) {
-        const double v = sim::signedVolume(m.vertices, m.triangles);
-        if (!(v > 0.0)) break;
-        const float f = float(target_volume / v);
-        if (std::fabs(f - 1.0f) < 0.002f) break;
-        const auto th = s.thickness;
-        s.thickness = [th, f](float u) { return th(u) * f; };
-        m = loftSheet(path, s, wall);
-    }
+    // Sized by its thickness (a sheet's volume is its area times its thickness).
+    auto sized = [&](SheetShape& shape) {
+        MeshData m = loftSheet(path, shape, wall);
+        for (int it = 0; it < 3 && target_volume > 0.0; ++it) {
+            const double v = sim::signedVolume(m.vertices, m.triangles);
+            if (!(v > 0.0)) break;
+            const float f = float(target_volume / v);
+            if (std::fabs(f - 1.0f) < 0.002f) break;
+            const auto th = shape.thickness;
+            shape.thickness = [th, f](float u) { return th(u) * f; };
+            m = loftSheet(path, shape, wall);
+        }
+        return m;
+    };
+    MeshData m = sized(s);
+    // Laid round a tight curve of the wall (the serratus under the scapula,
+    // the trapezius over the shoulder's slope) a sheet's faces can cross
+    // where its rings crowd: smoothed out, which takes a little of its
+    // volume; made up once by thickness if the result is then as clean
+    // (a mesh that crosses itself has no true volume to size by).
+    if (selfIntersections(m.vertices, m.triangles) == 0) return m;
+    untangleLoft(m, {}, {});
+    const double v = sim::signedVolume(m.vertices, m.triangles);
+    if (target_volume <= 0.0 || !(v > 0.0) || std::fabs(v / target_volume - 1.0) < 0.01) return m;
+    const float f = float(target_volume / v);
+    const auto th = s.thickness;
+    s.thickness = [th, f](float u) { return th(u) * f; };
+    MeshData thicker = loftSheet(path, s, wall);
+    const size_t left = selfIntersections(m.vertices, m.triangles);
+    if (selfIntersections(thicker.vertices, thicker.triangles) > 0) untangleLoft(thicker, {}, {});
+    if (selfIntersections(thicker.vertices, thicker.triangles) <= left) return thicker;
     return m;
 }
 

@@ -2,7 +2,7 @@
 // docs/anatomy.md "Mesh quality"): every muscle mesh of every committed scene is
 // closed and outward, and, except T7's (docs/lab/mesh-untangle.md), has no
 // sliver below the stated bound and does not cut through itself (in T7 the
-// biceps do not either).
+// biceps and the trunk's sheets do not either).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -36,7 +36,17 @@ constexpr float kMinAngleDeg = 0.2f;
 // a change may lower these, never raise them. Its thinnest triangles are
 // needles between two ring vertices packing laid 0.05 mm apart.
 constexpr float kT7MinAngleDeg = 0.05f;
-constexpr size_t kT7CrossingPairs = 539;
+constexpr size_t kT7CrossingPairs = 434;
+
+// T7's trunk sheets (engine/anatomy/sheet_muscle.h) are smoothed where they
+// are laid (the serratus under the scapula, the trapezius over the shoulder
+// crossed themselves in 105 pairs): none may cross itself.
+bool isTrunkSheet(const std::string& name) {
+    for (const char* s : {"rect_abd", "ext_oblique", "int_oblique", "transversus", "serratus_ant", "pec_major",
+                          "lat_dorsi", "trapezius", "erector_spinae", "sternocleidomastoid"})
+        if (name.rfind(s, 0) == 0) return true;
+    return false;
+}
 
 std::vector<std::pair<std::string, sim::SceneDesc>> committedScenes() {
     std::vector<std::pair<std::string, sim::SceneDesc>> out;
@@ -74,8 +84,8 @@ TEST(MuscleMeshQuality, EveryGeneratedMuscleIsClosedOutwardAndUncrossed) {
         for (const sim::MuscleDesc& m : desc.muscles) {
             EXPECT_EQ(closedAndWound(m.triangles), "") << file << " " << m.name;
             EXPECT_GT(sim::signedVolume(m.vertices, m.triangles), 0.0) << file << " " << m.name << " is inside out";
-            // T7 is untangled for its biceps only (docs/anatomy.md "Mesh quality").
-            if (!isT7(file) || m.name.rfind("biceps", 0) == 0) {
+            // T7 is untangled for its biceps and its trunk sheets only (docs/anatomy.md "Mesh quality").
+            if (!isT7(file) || m.name.rfind("biceps", 0) == 0 || isTrunkSheet(m.name)) {
                 EXPECT_EQ(selfIntersections(m.vertices, m.triangles), 0u) << file << " " << m.name << " cuts through itself";
             }
             if (!isT7(file)) {
