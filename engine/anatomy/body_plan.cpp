@@ -508,6 +508,26 @@ void untangleScene(SceneSpec& sc, bool only_two_headed) {
         }
         if (!any) break;
     }
+    // T7 (untangled above for its biceps only): every other folded muscle
+    // but the sheets (smoothed as they are laid) is smoothed on its own and
+    // kept so only where that shows no neighbour deeper than the packing
+    // bar and keeps 85 % of its volume (docs/anatomy.md "Mesh quality";
+    // smoothing them all and moving rings out of each other did not settle:
+    // docs/lab/mesh-untangle.md).
+    if (only_two_headed) {
+        constexpr float kOverlapBar = 0.002f;  // AnatomyPacking's bar for limb muscles
+        std::vector<char> clean_now(n);
+        for (size_t j = 0; j < n; ++j)
+            clean_now[j] = selfIntersections(sc.muscles[j].mesh.vertices, sc.muscles[j].mesh.triangles) == 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (clean_now[i] || sc.muscles[i].sheet) continue;
+            Obstacles around;
+            for (size_t j = 0; j < n; ++j)
+                if (j != i && clean_now[j]) around.muscles.push_back(&sc.muscles[j].mesh);
+            if (untangleIfClear(sc.muscles[i].mesh, around, all, kOverlapBar))
+                clean_now[i] = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) == 0;
+        }
+    }
     // Last, the flat triangles this can leave (a vertex laid on its
     // neighbour ring's edge: T7's biceps, 179.9°), lifted to the mesh-quality
     // bound (docs/anatomy.md "Mesh quality").

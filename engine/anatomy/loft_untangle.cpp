@@ -10,6 +10,7 @@
 
 #include "engine/mesh/mesh_quality.h"
 #include "sim/geometry.h"
+#include "sim/mesh_topology.h"
 
 namespace engine {
 namespace {
@@ -276,6 +277,51 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
         for (uint32_t v : it->second) m.vertices[v] += shift;
     }
     return moved;
+}
+
+float deepestInside(const MeshData& a, const MeshData& b) {
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : b.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    float deepest = 0.0f;
+    for (const glm::vec3& p : a.vertices) {
+        if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
+        if (!sim::insideByCrossings(p, b.vertices, b.triangles)) continue;
+        float d = 1e9f;
+        for (const glm::uvec3& t : b.triangles) {
+            sim::TriFeature f;
+            d = std::min(d, glm::length(p - sim::closestPointOnTriangle(p, b.vertices[t.x], b.vertices[t.y], b.vertices[t.z], f)));
+        }
+        deepest = std::max(deepest, d);
+    }
+    return deepest;
+}
+
+bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar) {
+    const size_t before = crossingPairs(m.vertices, m.triangles).size();
+    if (before == 0) return false;
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : m.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    std::vector<const MeshData*> near;
+    for (const MeshData* o : around.muscles) {
+        if (o == &m) continue;
+        glm::vec3 olo(1e9f), ohi(-1e9f);
+        for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
+        if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) near.push_back(o);
+    }
+    // Where it lay before (its own vertices in each clean neighbour: a
+    // neighbour's vertices inside it are not known while it crosses itself).
+    float was = 0.0f;
+    for (const MeshData* o : near) was = std::max(was, deepestInside(m, *o));
+    const std::vector<glm::vec3> kept = m.vertices;
+    const double volume = sim::signedVolume(m.vertices, m.triangles);
+    const size_t left = untangleLoft(m, around, swept);
+    float now = 0.0f;
+    for (const MeshData* o : near) now = std::max({now, deepestInside(m, *o), left == 0 ? deepestInside(*o, m) : 0.0f});
+    constexpr double kKeptVolume = 0.85;  // smoothing a fold takes some volume (T7: up to 6 %), never a seventh
+    if (left < before && now <= std::max(bar, was) && sim::signedVolume(m.vertices, m.triangles) >= kKeptVolume * volume)
+        return true;
+    m.vertices = kept;
+    return false;
 }
 
 size_t liftFlatTriangles(MeshData& m, float min_angle_deg) {

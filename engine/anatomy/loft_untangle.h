@@ -49,6 +49,20 @@ size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept
 // Returns how many (ring, neighbour) pairs moved.
 size_t withdrawFrom(MeshData& m, const Obstacles& around);
 
+// How deep (m) the deepest vertex of `a` lies inside `b` (0: none inside).
+// Meaningful where `b` does not cross itself.
+float deepestInside(const MeshData& a, const MeshData& b);
+
+// Smooths a folded mesh as untangleLoft does (guarded by `around`, the
+// muscles clean at the time, and sweeping over no vertex of `swept`), and
+// keeps the result only if it crosses itself less, keeps 85 % of its
+// volume, and neither lies deeper than `bar` in one of `around` nor holds
+// one's vertex deeper than that (deeper than it already lay, where that was
+// more). Untangled, a fold can
+// show a neighbour it had hidden; that muscle then stays as it was.
+// Returns whether it kept the smoothing.
+bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar);
+
 // Flat triangles (a vertex lying on the opposite edge, where untangling laid a
 // ring's vertex on its neighbour ring's edge): the vertex at the near-180°
 // angle is lifted along its fan's normal just enough that the triangle's
