@@ -301,25 +301,36 @@ bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swep
     if (before == 0) return false;
     glm::vec3 lo(1e9f), hi(-1e9f);
     for (const glm::vec3& p : m.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
-    std::vector<const MeshData*> near;
-    for (const MeshData* o : around.muscles) {
-        if (o == &m) continue;
-        glm::vec3 olo(1e9f), ohi(-1e9f);
-        for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
-        if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) near.push_back(o);
-    }
+    auto nearOf = [&](const Obstacles& from) {
+        std::vector<const MeshData*> out;
+        for (const MeshData* o : from.muscles) {
+            if (o == &m) continue;
+            glm::vec3 olo(1e9f), ohi(-1e9f);
+            for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
+            if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) out.push_back(o);
+        }
+        return out;
+    };
+    Obstacles clean, every;
+    clean.muscles = nearOf(around);  // m's vertices can be tested inside these
+    every.muscles = nearOf(swept);   // their vertices can be tested inside m once m is clean
+    auto inClean = [&] {
+        float d = 0.0f;
+        for (const MeshData* o : clean.muscles) d = std::max(d, deepestInside(m, *o));
+        return d;
+    };
     // Where it lay before (its own vertices in each clean neighbour: a
     // neighbour's vertices inside it are not known while it crosses itself).
-    float was = 0.0f;
-    for (const MeshData* o : near) was = std::max(was, deepestInside(m, *o));
+    const float was = inClean();
     const std::vector<glm::vec3> kept = m.vertices;
     const double volume = sim::signedVolume(m.vertices, m.triangles);
-    const size_t left = untangleLoft(m, around, swept);
-    float now = 0.0f;
-    for (const MeshData* o : near) now = std::max({now, deepestInside(m, *o), left == 0 ? deepestInside(*o, m) : 0.0f});
-    constexpr double kKeptVolume = 0.85;  // smoothing a fold takes some volume (T7: up to 6 %), never a seventh
-    if (left < before && now <= std::max(bar, was) && sim::signedVolume(m.vertices, m.triangles) >= kKeptVolume * volume)
-        return true;
+    if (untangleLoft(m, around, swept) == 0) {
+        float now = inClean();
+        for (const MeshData* o : every.muscles) now = std::max(now, deepestInside(*o, m));
+        // Smoothing a fold takes some volume (T7: up to 6 %), never a seventh.
+        constexpr double kKeptVolume = 0.85;
+        if (now <= std::max(bar, was) && sim::signedVolume(m.vertices, m.triangles) >= kKeptVolume * volume) return true;
+    }
     m.vertices = kept;
     return false;
 }

@@ -54,12 +54,12 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around);
 float deepestInside(const MeshData& a, const MeshData& b);
 
 // Smooths a folded mesh as untangleLoft does (guarded by `around`, the
-// muscles clean at the time, and sweeping over no vertex of `swept`), and
-// keeps the result only if it crosses itself less, keeps 85 % of its
-// volume, and neither lies deeper than `bar` in one of `around` nor holds
-// one's vertex deeper than that (deeper than it already lay, where that was
-// more). Untangled, a fold can
-// show a neighbour it had hidden; that muscle then stays as it was.
+// muscles clean at the time, and sweeping over no vertex of `swept`, every
+// muscle). The result is kept only if it no longer crosses itself, keeps
+// 85 % of its volume, and neither lies deeper than `bar` in one of `around`
+// nor holds a vertex of one of `swept` deeper than that (deeper than it
+// already lay, where that was more): a fold can hide a neighbour, and that
+// muscle then stays as it was.
 // Returns whether it kept the smoothing.
 bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar);
 
