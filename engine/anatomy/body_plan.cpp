@@ -428,10 +428,10 @@ void addArmFascia(std::vector<FasciaPiece>& f, const Side& d) {
     f.push_back({d.V(SH, 0.0f, 0.0f, 0.0f), d.V(SH, 0.005f, -0.07f, 0.0f), 0.0475f, 0.043f});    // shoulder, under the deltoid
     f.push_back({d.V(SH, 0.0f, -0.07f, 0.0f), d.V(SH, 0.0f, -0.17f, 0.006f), 0.0475f, 0.0475f});  // upper arm, bellies
     f.push_back({d.V(SH, 0.0f, -0.17f, 0.006f), d.V(E, 0.0f, 0.04f, 0.006f), 0.0475f, 0.0295f});  // upper arm, to the elbow
-    // The forearm's fascia: 4.5 mm inside the skin below the elbow, 3.2 mm at
-    // mid-forearm where the bellies are (skin_outline.cpp: r 4.5 cm below the
-    // elbow, 3.6 cm at 15 cm), narrowing to the wrist's tendons (the wrist's
-    // skin is flattened front to back).
+    // The forearm's fascia: 5 mm inside the skin 6 cm below the elbow, 3.8 mm
+    // at the ulna's middle (12 cm), 3.2 mm at 15 cm where the bellies end
+    // (skin_outline.cpp: r 4.5 cm at 6 cm, 3.6 cm at 15 cm), narrowing to the
+    // wrist's tendons (the wrist's skin is flattened front to back).
     f.push_back({d.V(E, 0.0f, 0.04f, 0.006f), d.V(E, 0.0f, -0.06f, 0.004f), 0.0295f, 0.040f});    // elbow
     f.push_back({d.V(E, 0.0f, -0.06f, 0.004f), d.V(E, 0.0f, -0.15f, 0.002f), 0.040f, 0.0328f});   // forearm, bellies
     f.push_back({d.V(E, 0.0f, -0.15f, 0.002f), d.V(W, 0.0f, 0.0f, 0.0f), 0.0328f, 0.019f});       // forearm, to the wrist
