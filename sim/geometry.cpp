@@ -126,18 +126,31 @@ bool insideByCrossings(glm::vec3 p, const std::vector<glm::vec3>& vertices, cons
 }
 
 int skewRaySignedCrossing(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    const glm::vec3 d = skewRayDirection();
-    const glm::vec3 e1 = b - a, e2 = c - a, h = glm::cross(d, e2);
-    const float det = glm::dot(e1, h);
-    if (!(std::fabs(det) > 1e-14f)) return 0;
-    const float inv = 1.0f / det;
-    const glm::vec3 sv = p - a;
-    const float u = inv * glm::dot(sv, h);
-    if (u < 0.0f || u > 1.0f) return 0;
-    const glm::vec3 q = glm::cross(sv, e1);
-    const float v = inv * glm::dot(d, q);
-    if (v < 0.0f || u + v > 1.0f || !(inv * glm::dot(e2, q) > 0.0f)) return 0;
-    return det < 0.0f ? 1 : -1;  // det = −d·(e1 × e2)
+    // Watertight (Woop, Benthin and Wald, "Watertight Ray/Triangle
+    // Intersection", JCGT 2013), in double: the vertices are sheared into
+    // the ray's frame one by one, so the edge function of an edge two
+    // triangles share is computed from the same numbers in both and comes
+    // out exactly negated. A ray through that edge then crosses exactly one
+    // of them; the barycentric test in float could count both or neither,
+    // and the winding number of a closed skin came out 0 for a point deep
+    // inside it (T7, a run's frame: a muscle vertex read 63 mm outside).
+    const glm::dvec3 d(skewRayDirection());
+    // Sheared along the direction's largest component (y), the other two
+    // in cyclic order (Woop's choice, fixed here since the ray's is).
+    const int kz = 1, kx = 2, ky = 0;
+    const double sx = d[kx] / d[kz], sy = d[ky] / d[kz], sz = 1.0 / d[kz];
+    const glm::dvec3 A = glm::dvec3(a) - glm::dvec3(p), B = glm::dvec3(b) - glm::dvec3(p), C = glm::dvec3(c) - glm::dvec3(p);
+    const double ax = A[kx] - sx * A[kz], ay = A[ky] - sy * A[kz];
+    const double bx = B[kx] - sx * B[kz], by = B[ky] - sy * B[kz];
+    const double cx = C[kx] - sx * C[kz], cy = C[ky] - sy * C[kz];
+    const double u = cx * by - cy * bx, v = ax * cy - ay * cx, w = bx * ay - by * ax;
+    if ((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0)) return 0;
+    const double det = u + v + w;
+    if (det == 0.0) return 0;
+    const double t = u * sz * A[kz] + v * sz * B[kz] + w * sz * C[kz];
+    if (!(det > 0.0 ? t > 0.0 : t < 0.0)) return 0;  // behind p
+    // Leaving through the outward (CCW) side: the ray runs along the normal.
+    return glm::dot(d, glm::cross(glm::dvec3(b) - glm::dvec3(a), glm::dvec3(c) - glm::dvec3(a))) > 0.0 ? 1 : -1;
 }
 
 ClosestPoint closestOnCapsule(glm::vec3 p, glm::vec3 a, glm::vec3 b, float radius) {

@@ -76,7 +76,10 @@ glm::vec3 skewRayDirection();  // that direction (unit)
 bool insideByCrossings(glm::vec3 p, const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);
 // The same ray's crossing of triangle abc, signed: +1 where it leaves
 // through the triangle's outward (CCW) side, −1 where it enters, 0 where it
-// misses. Summed over a closed surface: its winding number at p.
+// misses. Summed over a closed surface: its winding number at p, exactly,
+// also where the ray runs through an edge two triangles share (watertight:
+// one of them counts it). The parity test above is not (it decides inside
+// for packing and the measures; changing it would regenerate every scene).
 int skewRaySignedCrossing(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c);
 
 // A body's collision capsule in its current (substep) transform.

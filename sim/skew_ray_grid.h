@@ -28,7 +28,8 @@ public:
 
     // The signed crossings (+1 leaving through a triangle, −1 entering): the
     // winding number of a closed outward surface at p, 2 where two pieces of
-    // a self-intersecting one overlap. Exact but for a ray grazing an edge.
+    // a self-intersecting one overlap. Exact where the ray runs through an
+    // edge or a vertex too (a watertight crossing test, sim/geometry.h).
     int winding(const std::vector<glm::vec3>& X, const std::vector<glm::uvec3>& triangles, glm::vec3 p) const;
 
 private:
