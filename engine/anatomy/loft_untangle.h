@@ -55,11 +55,13 @@ float deepestInside(const MeshData& a, const MeshData& b);
 
 // Smooths a folded mesh as untangleLoft does (guarded by `around`, the
 // muscles clean at the time, and sweeping over no vertex of `swept`, every
-// muscle). The result is kept only if it no longer crosses itself, keeps
-// 85 % of its volume, and neither lies deeper than `bar` in one of `around`
-// nor holds a vertex of one of `swept` deeper than that (deeper than it
-// already lay, where that was more): a fold can hide a neighbour, and that
-// muscle then stays as it was.
+// muscle); rings the smoothing left inside one of `around` move out whole
+// (withdrawFrom) and it is smoothed again, up to 6 times. The result is
+// kept only if it no longer crosses itself, keeps 85 % of its volume, and
+// neither lies deeper than `bar` in one of `around` nor holds a vertex of
+// one of `swept` deeper than that (deeper than it already lay, where that
+// was more): a fold can hide a neighbour, and that muscle then stays as it
+// was.
 // Returns whether it kept the smoothing.
 bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar);
 
