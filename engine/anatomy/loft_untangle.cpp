@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -59,6 +60,26 @@ std::map<Station, glm::dvec3> ringCentroids(const std::map<Station, std::vector<
     std::map<Station, glm::dvec3> out;
     for (const auto& [station, ring] : rings)
         if (ring.size() >= 3) out[station] = centroid(ring, vertices);
+    return out;
+}
+
+// The bounds of a mesh's vertices (lo, hi).
+std::pair<glm::vec3, glm::vec3> boundsOf(const std::vector<glm::vec3>& vertices) {
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    return {lo, hi};
+}
+
+// The meshes of `from` (m itself left out) whose bounds meet m's: the only
+// ones that can block a move of m or lie in it.
+Obstacles meetingBounds(const MeshData& m, const Obstacles& from) {
+    const auto [lo, hi] = boundsOf(m.vertices);
+    Obstacles out;
+    for (const MeshData* o : from.muscles) {
+        if (o == &m) continue;
+        const auto [olo, ohi] = boundsOf(o->vertices);
+        if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) out.muscles.push_back(o);
+    }
     return out;
 }
 
@@ -124,15 +145,8 @@ bool Obstacles::blocks(glm::vec3 p) const {
 size_t untangleLoft(MeshData& m, const Obstacles& around, const Obstacles& swept, int max_rounds, float step) {
     if (m.vertex_station.size() != m.vertices.size()) return crossingPairs(m.vertices, m.triangles).size();
     // Only the neighbours whose bounds meet this mesh's can block a move.
-    glm::vec3 lo(1e9f), hi(-1e9f);
-    for (const glm::vec3& p : m.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
-    Obstacles near;
-    for (const MeshData* o : around.muscles) {
-        if (o == &m) continue;
-        glm::vec3 olo(1e9f), ohi(-1e9f);
-        for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
-        if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) near.muscles.push_back(o);
-    }
+    const auto [lo, hi] = boundsOf(m.vertices);
+    const Obstacles near = meetingBounds(m, around);
     // The neighbours' vertices near this mesh: a move may not sweep this
     // mesh's surface over one of them (the winding number of a point changes
     // only through the moving vertex's fan, so this holds while the mesh
@@ -226,11 +240,7 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
     if (m.vertex_station.size() != m.vertices.size()) return 0;
     const std::map<Station, std::vector<uint32_t>> rings = stationRings(m);
     std::vector<std::pair<glm::vec3, glm::vec3>> bounds;
-    for (const MeshData* o : around.muscles) {
-        glm::vec3 lo(1e9f), hi(-1e9f);
-        for (const glm::vec3& p : o->vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
-        bounds.emplace_back(lo, hi);
-    }
+    for (const MeshData* o : around.muscles) bounds.push_back(boundsOf(o->vertices));
     size_t moved = 0;
     std::map<Station, glm::vec3> shifts;
     for (const auto& [station, ring] : rings) {
@@ -280,8 +290,7 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
 }
 
 float deepestInside(const MeshData& a, const MeshData& b) {
-    glm::vec3 lo(1e9f), hi(-1e9f);
-    for (const glm::vec3& p : b.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    const auto [lo, hi] = boundsOf(b.vertices);
     float deepest = 0.0f;
     for (const glm::vec3& p : a.vertices) {
         if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
@@ -299,21 +308,8 @@ float deepestInside(const MeshData& a, const MeshData& b) {
 bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar) {
     const size_t before = crossingPairs(m.vertices, m.triangles).size();
     if (before == 0) return false;
-    glm::vec3 lo(1e9f), hi(-1e9f);
-    for (const glm::vec3& p : m.vertices) lo = glm::min(lo, p), hi = glm::max(hi, p);
-    auto nearOf = [&](const Obstacles& from) {
-        std::vector<const MeshData*> out;
-        for (const MeshData* o : from.muscles) {
-            if (o == &m) continue;
-            glm::vec3 olo(1e9f), ohi(-1e9f);
-            for (const glm::vec3& p : o->vertices) olo = glm::min(olo, p), ohi = glm::max(ohi, p);
-            if (glm::all(glm::lessThanEqual(olo, hi)) && glm::all(glm::lessThanEqual(lo, ohi))) out.push_back(o);
-        }
-        return out;
-    };
-    Obstacles clean, every;
-    clean.muscles = nearOf(around);  // m's vertices can be tested inside these
-    every.muscles = nearOf(swept);   // their vertices can be tested inside m once m is clean
+    const Obstacles clean = meetingBounds(m, around);  // m's vertices can be tested inside these
+    const Obstacles every = meetingBounds(m, swept);   // their vertices can be tested inside m once m is clean
     auto inClean = [&] {
         float d = 0.0f;
         for (const MeshData* o : clean.muscles) d = std::max(d, deepestInside(m, *o));

@@ -183,6 +183,10 @@ MeshData loftSheet(const std::vector<glm::vec3>& path, const SheetShape& s,
 MeshData sizedSheet(const std::vector<glm::vec3>& path, SheetShape s, const std::function<float(glm::vec3)>& wall,
                     double target_volume) {
     // Sized by its thickness (a sheet's volume is its area times its thickness).
+    auto thicken = [](SheetShape& shape, float f) {
+        const auto th = shape.thickness;
+        shape.thickness = [th, f](float u) { return th(u) * f; };
+    };
     auto sized = [&](SheetShape& shape) {
         MeshData m = loftSheet(path, shape, wall);
         for (int it = 0; it < 3 && target_volume > 0.0; ++it) {
@@ -190,8 +194,7 @@ MeshData sizedSheet(const std::vector<glm::vec3>& path, SheetShape s, const std:
             if (!(v > 0.0)) break;
             const float f = float(target_volume / v);
             if (std::fabs(f - 1.0f) < 0.002f) break;
-            const auto th = shape.thickness;
-            shape.thickness = [th, f](float u) { return th(u) * f; };
+            thicken(shape, f);
             m = loftSheet(path, shape, wall);
         }
         return m;
@@ -206,9 +209,7 @@ MeshData sizedSheet(const std::vector<glm::vec3>& path, SheetShape s, const std:
     untangleLoft(m, {}, {});
     const double v = sim::signedVolume(m.vertices, m.triangles);
     if (target_volume <= 0.0 || !(v > 0.0) || std::fabs(v / target_volume - 1.0) < 0.01) return m;
-    const float f = float(target_volume / v);
-    const auto th = s.thickness;
-    s.thickness = [th, f](float u) { return th(u) * f; };
+    thicken(s, float(target_volume / v));
     MeshData thicker = loftSheet(path, s, wall);
     const size_t left = selfIntersections(m.vertices, m.triangles);
     if (selfIntersections(thicker.vertices, thicker.triangles) > 0) untangleLoft(thicker, {}, {});
