@@ -510,29 +510,39 @@ void untangleScene(SceneSpec& sc, bool only_two_headed) {
     }
     // T7 (untangled above for its biceps only): every other folded muscle
     // but the sheets (smoothed as they are laid) is smoothed on its own and
-    // kept so only where that shows no neighbour deeper than the packing
-    // bar and keeps 85 % of its volume (docs/anatomy.md "Mesh quality";
-    // smoothing them all and moving rings out of each other did not settle:
-    // docs/lab/mesh-untangle.md).
+    // kept so only where it then lies no deeper than the packing bar in a
+    // clean neighbour and keeps 85 % of its volume; a clean neighbour the
+    // smoothed mesh holds deeper than that steps out of it (docs/anatomy.md
+    // "Mesh quality"; smoothing them all and moving rings out of each other
+    // did not settle: docs/lab/mesh-untangle.md).
     if (only_two_headed) {
         constexpr float kOverlapBar = 0.002f;  // AnatomyPacking's bar for limb muscles
         std::vector<char> clean_now(n);
         for (size_t j = 0; j < n; ++j)
             clean_now[j] = selfIntersections(sc.muscles[j].mesh.vertices, sc.muscles[j].mesh.triangles) == 0;
-        for (size_t i = 0; i < n; ++i) {
-            if (clean_now[i] || sc.muscles[i].sheet) continue;
-            Obstacles around;
-            for (size_t j = 0; j < n; ++j)
-                if (j != i && clean_now[j]) around.muscles.push_back(&sc.muscles[j].mesh);
-            if (untangleIfClear(sc.muscles[i].mesh, around, all, kOverlapBar))
-                clean_now[i] = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) == 0;
+        // Twice: a muscle refused for a folded neighbour inside it may be
+        // cleared once that neighbour is.
+        for (int sweep = 0; sweep < 2; ++sweep) {
+            for (size_t i = 0; i < n; ++i) {
+                if (clean_now[i] || sc.muscles[i].sheet) continue;
+                Obstacles around;
+                std::vector<MeshData*> yielding;  // the clean neighbours, which may step out of it
+                for (size_t j = 0; j < n; ++j)
+                    if (j != i && clean_now[j]) around.muscles.push_back(&sc.muscles[j].mesh), yielding.push_back(&sc.muscles[j].mesh);
+                if (untangleIfClear(sc.muscles[i].mesh, around, all, kOverlapBar, yielding))
+                    clean_now[i] = selfIntersections(sc.muscles[i].mesh.vertices, sc.muscles[i].mesh.triangles) == 0;
+            }
         }
     }
     // Last, the flat triangles this can leave (a vertex laid on its
-    // neighbour ring's edge: T7's biceps, 179.9°), lifted to the mesh-quality
-    // bound (docs/anatomy.md "Mesh quality").
+    // neighbour ring's edge: T7's biceps, 179.9°) lifted and the needles
+    // packing left (two ring vertices 0.05 mm apart) widened to the
+    // mesh-quality bound (docs/anatomy.md "Mesh quality").
     constexpr float kFlatTriangleBoundDeg = 0.2f;
-    for (MuscleSpec& m : sc.muscles) liftFlatTriangles(m.mesh, kFlatTriangleBoundDeg);
+    for (MuscleSpec& m : sc.muscles) {
+        liftFlatTriangles(m.mesh, kFlatTriangleBoundDeg);
+        widenNeedles(m.mesh, kFlatTriangleBoundDeg);
+    }
 }
 
 }  // namespace engine::generator

@@ -305,9 +305,30 @@ float deepestInside(const MeshData& a, const MeshData& b) {
     return deepest;
 }
 
-bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar) {
-    const size_t before = crossingPairs(m.vertices, m.triangles).size();
-    if (before == 0) return false;
+size_t stepOutOf(MeshData& o, const MeshData& m, float gap) {
+    const auto [lo, hi] = boundsOf(m.vertices);
+    size_t moved = 0;
+    for (glm::vec3& p : o.vertices) {
+        if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
+        if (!sim::insideByCrossings(p, m.vertices, m.triangles)) continue;
+        float d = 1e30f;
+        glm::vec3 nearest = p;
+        for (const glm::uvec3& t : m.triangles) {
+            sim::TriFeature f;
+            const glm::vec3 c = sim::closestPointOnTriangle(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z], f);
+            const float dc = glm::length(c - p);
+            if (dc < d) d = dc, nearest = c;
+        }
+        if (d <= 0.0f || d > 1e29f) continue;
+        p = nearest + gap * (nearest - p) / d;  // out through the nearest face
+        ++moved;
+    }
+    return moved;
+}
+
+bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar,
+                     const std::vector<MeshData*>& yielding) {
+    if (crossingPairs(m.vertices, m.triangles).empty()) return false;
     const Obstacles clean = meetingBounds(m, around);  // m's vertices can be tested inside these
     const Obstacles every = meetingBounds(m, swept);   // their vertices can be tested inside m once m is clean
     auto inClean = [&] {
@@ -320,21 +341,59 @@ bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swep
     const float was = inClean();
     const std::vector<glm::vec3> kept = m.vertices;
     const double volume = sim::signedVolume(m.vertices, m.triangles);
-    size_t left = untangleLoft(m, around, swept);
-    // A vertex the smoothing could not take outward steps towards its ring's
-    // centre, which can carry it into a neighbour: those rings move out whole
-    // (withdrawFrom) and the mesh is smoothed again.
-    for (int pass = 0; pass < 6 && left == 0 && inClean() > bar; ++pass) {
-        withdrawFrom(m, clean);
-        left = untangleLoft(m, around, swept);
-    }
-    if (left == 0) {
-        float now = inClean();
-        for (const MeshData* o : every.muscles) now = std::max(now, deepestInside(*o, m));
-        // Smoothing a fold takes some volume (T7: up to 14 %), never a seventh.
-        constexpr double kKeptVolume = 0.85;
-        if (now <= std::max(bar, was) && sim::signedVolume(m.vertices, m.triangles) >= kKeptVolume * volume) return true;
-    }
+    // Smoothing a fold takes some volume (T7: up to 14 %), never a seventh.
+    constexpr double kKeptVolume = 0.85;
+    auto attempt = [&](const Obstacles& guard, const Obstacles& sweep) {
+        size_t left = untangleLoft(m, guard, sweep);
+        // A vertex the smoothing could not take outward steps towards its
+        // ring's centre, which can carry it into a neighbour: those rings
+        // move out whole (withdrawFrom) and the mesh is smoothed again.
+        for (int pass = 0; pass < 6 && left == 0 && inClean() > bar; ++pass) {
+            withdrawFrom(m, clean);
+            left = untangleLoft(m, guard, sweep);
+        }
+        if (left != 0 || inClean() > std::max(bar, was) || sim::signedVolume(m.vertices, m.triangles) < kKeptVolume * volume)
+            return false;
+        // The fold hid what a neighbour had in it (a smoothing that sweeps
+        // over no vertex finds only what was inside the fold's tangle): a
+        // clean neighbour that may yield steps out through the smoothed
+        // surface where it lies deeper than the bar, if it stays clean and
+        // goes no deeper into its own neighbours than it lay.
+        std::vector<std::pair<MeshData*, std::vector<glm::vec3>>> moved;
+        bool clear = true;
+        for (const MeshData* o : every.muscles) {
+            if (o == &m || deepestInside(*o, m) <= bar) continue;
+            auto it = std::find(yielding.begin(), yielding.end(), o);
+            if (it == yielding.end()) {
+                clear = false;
+                break;
+            }
+            MeshData& y = **it;
+            const Obstacles beside = meetingBounds(y, around);
+            auto deepestBeside = [&] {
+                float d = 0.0f;
+                for (const MeshData* b : beside.muscles)
+                    if (b != &y && b != &m) d = std::max(d, deepestInside(y, *b));
+                return d;
+            };
+            const float y_was = deepestBeside();
+            moved.emplace_back(&y, y.vertices);
+            stepOutOf(y, m, kWithdrawGap);
+            if (!crossingPairs(y.vertices, y.triangles).empty() || deepestBeside() > std::max(bar, y_was) ||
+                deepestInside(y, m) > bar) {
+                clear = false;
+                break;
+            }
+        }
+        if (!clear)
+            for (auto& [y, vertices] : moved) y->vertices = std::move(vertices);
+        return clear;
+    };
+    // First guarded move by move; where the guards stall the smoothing, free
+    // (the result is judged the same way: what it then lies in or holds).
+    if (attempt(around, swept)) return true;
+    m.vertices = kept;
+    if (attempt(Obstacles{}, Obstacles{})) return true;
     m.vertices = kept;
     return false;
 }
@@ -383,6 +442,61 @@ size_t liftFlatTriangles(MeshData& m, float min_angle_deg) {
             continue;
         }
         ++moved;
+    }
+    return moved;
+}
+
+size_t widenNeedles(MeshData& m, float min_angle_deg, int max_rounds) {
+    auto& x = m.vertices;
+    const double min_rad = double(min_angle_deg) * kUntanglePi / 180.0;
+    auto smallestAngle = [&](const glm::uvec3& t) {
+        double smallest = kUntanglePi;
+        for (int k = 0; k < 3; ++k) {
+            const glm::dvec3 u = glm::dvec3(x[t[(k + 1) % 3]]) - glm::dvec3(x[t[k]]);
+            const glm::dvec3 v = glm::dvec3(x[t[(k + 2) % 3]]) - glm::dvec3(x[t[k]]);
+            const double lu = glm::length(u), lv = glm::length(v);
+            smallest = std::min(smallest, lu <= 0.0 || lv <= 0.0 ? 0.0 : std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0, 1.0)));
+        }
+        return smallest;
+    };
+    const std::vector<std::vector<uint32_t>> fan = triangleFans(m);
+    auto fanSmallest = [&](uint32_t v) {
+        double s = kUntanglePi;
+        for (uint32_t f : fan[v]) s = std::min(s, smallestAngle(m.triangles[f]));
+        return s;
+    };
+    size_t moved = 0;
+    for (int round = 0; round < max_rounds; ++round) {
+        size_t this_round = 0;
+        for (size_t t = 0; t < m.triangles.size(); ++t) {
+            const glm::uvec3 tri = m.triangles[t];
+            if (smallestAngle(tri) >= min_rad) continue;
+            for (int k = 0; k < 3; ++k) {
+                const uint32_t v = tri[k];
+                if (m.vertex_station.size() == x.size() && m.vertex_station[v].x < 0) continue;  // a pole: attached
+                // Half way to the mean of its ring-1 neighbours (a needle's
+                // two near vertices part along the surface), kept only where
+                // its fan's thinnest angle grows and nothing new crosses.
+                glm::dvec3 mean(0.0);
+                int count = 0;
+                for (uint32_t f : fan[v])
+                    for (int j = 0; j < 3; ++j)
+                        if (m.triangles[f][j] != v) mean += glm::dvec3(x[m.triangles[f][j]]), ++count;
+                if (count == 0) continue;
+                const double before_angle = fanSmallest(v);
+                const size_t before_pairs = crossingPairs(x, m.triangles).size();
+                const glm::vec3 was = x[v];
+                x[v] = glm::vec3(glm::dvec3(was) + 0.5 * (mean / double(count) - glm::dvec3(was)));
+                if (fanSmallest(v) <= before_angle || crossingPairs(x, m.triangles).size() > before_pairs) {
+                    x[v] = was;
+                    continue;
+                }
+                ++this_round;
+                if (smallestAngle(tri) >= min_rad) break;
+            }
+        }
+        moved += this_round;
+        if (this_round == 0) break;
     }
     return moved;
 }

@@ -55,15 +55,23 @@ float deepestInside(const MeshData& a, const MeshData& b);
 
 // Smooths a folded mesh as untangleLoft does (guarded by `around`, the
 // muscles clean at the time, and sweeping over no vertex of `swept`, every
-// muscle); rings the smoothing left inside one of `around` move out whole
-// (withdrawFrom) and it is smoothed again, up to 6 times. The result is
-// kept only if it no longer crosses itself, keeps 85 % of its volume, and
-// neither lies deeper than `bar` in one of `around` nor holds a vertex of
-// one of `swept` deeper than that (deeper than it already lay, where that
-// was more): a fold can hide a neighbour, and that muscle then stays as it
-// was.
+// muscle; where the guards stall it, unguarded); rings the smoothing left
+// inside one of `around` move out whole (withdrawFrom) and it is smoothed
+// again, up to 6 times. The result is kept only if it no longer crosses
+// itself, keeps 85 % of its volume, lies no deeper than `bar` in one of
+// `around` (than it already lay, where that was more) and holds no vertex of
+// one of `swept` deeper than `bar`: a fold can hide a neighbour. Such a
+// neighbour that is one of `yielding` (clean muscles that may move) steps out
+// of it (stepOutOf), kept only if it stays clean and lies no deeper in its
+// other clean neighbours than before; otherwise every mesh stays as it was.
 // Returns whether it kept the smoothing.
-bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar);
+bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swept, float bar,
+                     const std::vector<MeshData*>& yielding = {});
+
+// Every vertex of `o` inside `m` moves out through m's nearest face, `gap`
+// beyond it (a sheet or a neighbour draped over what it lay in). Returns how
+// many moved. Meaningful where `m` does not cross itself.
+size_t stepOutOf(MeshData& o, const MeshData& m, float gap);
 
 // Flat triangles (a vertex lying on the opposite edge, where untangling laid a
 // ring's vertex on its neighbour ring's edge): the vertex at the near-180°
@@ -73,5 +81,12 @@ bool untangleIfClear(MeshData& m, const Obstacles& around, const Obstacles& swep
 // angle is below `min_angle_deg` and whose largest is over 170° are touched.
 // Returns how many vertices moved.
 size_t liftFlatTriangles(MeshData& m, float min_angle_deg);
+
+// Needles (a triangle with two vertices packing laid a fraction of a
+// millimetre apart) whose smallest angle is below `min_angle_deg`: each
+// corner, poles aside, moves half way to the mean of its neighbours where
+// that makes its fan's thinnest angle wider and nothing new crosses; up to
+// `max_rounds` rounds. Returns how many moves were kept.
+size_t widenNeedles(MeshData& m, float min_angle_deg, int max_rounds = 8);
 
 }  // namespace engine
