@@ -40,7 +40,7 @@ TissueOverlapResult TissueOverlap::measure(const World& w, const std::vector<glm
             for (const TargetDesc& t : m.contact_targets) {
                 if (t.kind != TargetDesc::Kind::Muscle || t.index < 0 || size_t(t.index) >= nm) continue;
                 const SkewRayGrid& g = grids_[size_t(t.index)];
-                if (!g.inBounds(p) || !g.inside(X, w.triangles, p)) continue;
+                if (!g.inBounds(p) || g.winding(X, w.triangles, p) == 0) continue;
                 const Muscle& o = w.muscles[size_t(t.index)];
                 float d2 = std::numeric_limits<float>::max();
                 for (uint32_t k = o.tri_begin; k < o.tri_begin + o.tri_count; ++k) {
