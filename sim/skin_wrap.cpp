@@ -105,7 +105,14 @@ void wrapSkin(const World& w, const std::vector<glm::vec3>& X, float clearance, 
                 uint32_t t = ~0u;
                 if (start >= 0 && size_t(start) < e.triangles.size()) {
                     t = envelopeWalk(e, out, uint32_t(start), X[i], c);
-                    if (!interactive && c.signed_distance > -kNear) {
+                    // A walk can rest on a far piece of the skin, behind
+                    // which the vertex seems deep inside (T7's running knee:
+                    // a sartorius vertex 10 cm "inside" a triangle of the
+                    // leg's far side while outside the skin): where the
+                    // winding number says outside, it is located exactly.
+                    if (!interactive && c.signed_distance <= -kNear && s.rays.winding(out, e.triangles, X[i]) == 0)
+                        t = locateOnEnvelope(e, out, *built, -1, X[i], c);
+                    else if (!interactive && c.signed_distance > -kNear) {
                         // Near the skin a walk may rest on a fold: the exact
                         // closest point, from the nearest cells when they
                         // settle it.

@@ -1,6 +1,8 @@
 // The drawn skin that wraps the muscles (sim/skin_wrap.h, docs/model.md
 // §3.9) as a viewer sees it: no muscle vertex shows through it, and where
 // nothing presses it, it is the skin as posed.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "engine/mesh/mesh_builders.h"
@@ -49,6 +51,38 @@ TEST(SkinWrap, NoMuscleVertexIsOutsideTheDrawnSkin) {
     }
     EXPECT_GT(bulge, 0.01f);
     EXPECT_EQ(far_side, 0.0f);
+}
+
+// A vertex whose walk over the skin starts on the far side (where the last
+// frame's walk ended before the limb swung: T7's running knee) comes to
+// rest there, "inside" behind that side's triangles; the exact wrap sees
+// from the winding number that it is outside and covers it all the same.
+TEST(SkinWrap, AWalkThatRestsOnTheFarSideStillCoversTheVertex) {
+    sim::Simulation s;
+    ASSERT_EQ(s.load(boxThroughSkin(0.01f)), "");
+    // No vertex bound to the skin (as a muscle no limb's skin holds): each
+    // walks from where its last walk ended.
+    sim::World w = s.world();
+    std::fill(w.envelope.tri.begin(), w.envelope.tri.end(), -1);
+    sim::SkinWrapScratch scratch;
+    std::vector<glm::vec3> drawn;
+    sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, scratch, drawn);
+    ASSERT_EQ(sim::measureOutside(w, w.particles.x, drawn, true).deepest, 0.0f);
+    // Every walk now starts on the skin's −x face, 7 cm from the muscle's
+    // +x end.
+    int far_side = -1;
+    for (size_t t = 0; t < w.envelope.triangles.size() && far_side < 0; ++t) {
+        const glm::uvec3 tri = w.envelope.triangles[t];
+        if (w.envelope.curr[tri.x].x < -0.029f && w.envelope.curr[tri.y].x < -0.029f && w.envelope.curr[tri.z].x < -0.029f)
+            far_side = int(t);
+    }
+    ASSERT_GE(far_side, 0);
+    for (int32_t& h : scratch.hint)
+        if (h >= 0) h = far_side;
+    sim::wrapSkin(w, w.particles.x, sim::kSkinWrapClearance, scratch, drawn);
+    const sim::EnvelopeOutside o = sim::measureOutside(w, w.particles.x, drawn, true);
+    EXPECT_EQ(o.deepest, 0.0f);
+    EXPECT_EQ(o.vertices_past_1mm, 0);
 }
 
 TEST(SkinWrap, ASkinNothingPressesIsDrawnAsPosed) {
