@@ -83,6 +83,24 @@ Obstacles meetingBounds(const MeshData& m, const Obstacles& from) {
     return out;
 }
 
+// p inside `m` (a point outside m's bounds [lo, hi] is not tested).
+bool insideOf(glm::vec3 p, const MeshData& m, glm::vec3 lo, glm::vec3 hi) {
+    if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) return false;
+    return sim::insideByCrossings(p, m.vertices, m.triangles);
+}
+
+// The point of m's surface nearest p, and its distance (every triangle).
+std::pair<glm::vec3, float> nearestOn(const MeshData& m, glm::vec3 p) {
+    std::pair<glm::vec3, float> best{p, 1e30f};
+    for (const glm::uvec3& t : m.triangles) {
+        sim::TriFeature f;
+        const glm::vec3 c = sim::closestPointOnTriangle(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z], f);
+        const float d = glm::length(c - p);
+        if (d < best.second) best = {c, d};
+    }
+    return best;
+}
+
 }  // namespace
 
 void separateHeads(std::vector<glm::vec3>& vertices, const MeshData& m, float gap) {
@@ -292,16 +310,8 @@ size_t withdrawFrom(MeshData& m, const Obstacles& around) {
 float deepestInside(const MeshData& a, const MeshData& b) {
     const auto [lo, hi] = boundsOf(b.vertices);
     float deepest = 0.0f;
-    for (const glm::vec3& p : a.vertices) {
-        if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
-        if (!sim::insideByCrossings(p, b.vertices, b.triangles)) continue;
-        float d = 1e9f;
-        for (const glm::uvec3& t : b.triangles) {
-            sim::TriFeature f;
-            d = std::min(d, glm::length(p - sim::closestPointOnTriangle(p, b.vertices[t.x], b.vertices[t.y], b.vertices[t.z], f)));
-        }
-        deepest = std::max(deepest, d);
-    }
+    for (const glm::vec3& p : a.vertices)
+        if (insideOf(p, b, lo, hi)) deepest = std::max(deepest, nearestOn(b, p).second);
     return deepest;
 }
 
@@ -309,16 +319,8 @@ size_t stepOutOf(MeshData& o, const MeshData& m, float gap) {
     const auto [lo, hi] = boundsOf(m.vertices);
     size_t moved = 0;
     for (glm::vec3& p : o.vertices) {
-        if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
-        if (!sim::insideByCrossings(p, m.vertices, m.triangles)) continue;
-        float d = 1e30f;
-        glm::vec3 nearest = p;
-        for (const glm::uvec3& t : m.triangles) {
-            sim::TriFeature f;
-            const glm::vec3 c = sim::closestPointOnTriangle(p, m.vertices[t.x], m.vertices[t.y], m.vertices[t.z], f);
-            const float dc = glm::length(c - p);
-            if (dc < d) d = dc, nearest = c;
-        }
+        if (!insideOf(p, m, lo, hi)) continue;
+        const auto [nearest, d] = nearestOn(m, p);
         if (d <= 0.0f || d > 1e29f) continue;
         p = nearest + gap * (nearest - p) / d;  // out through the nearest face
         ++moved;
@@ -448,29 +450,20 @@ size_t liftFlatTriangles(MeshData& m, float min_angle_deg) {
 
 size_t widenNeedles(MeshData& m, float min_angle_deg, int max_rounds) {
     auto& x = m.vertices;
-    const double min_rad = double(min_angle_deg) * kUntanglePi / 180.0;
-    auto smallestAngle = [&](const glm::uvec3& t) {
-        double smallest = kUntanglePi;
-        for (int k = 0; k < 3; ++k) {
-            const glm::dvec3 u = glm::dvec3(x[t[(k + 1) % 3]]) - glm::dvec3(x[t[k]]);
-            const glm::dvec3 v = glm::dvec3(x[t[(k + 2) % 3]]) - glm::dvec3(x[t[k]]);
-            const double lu = glm::length(u), lv = glm::length(v);
-            smallest = std::min(smallest, lu <= 0.0 || lv <= 0.0 ? 0.0 : std::acos(std::clamp(glm::dot(u, v) / (lu * lv), -1.0, 1.0)));
-        }
-        return smallest;
-    };
+    auto smallestAngle = [&](const glm::uvec3& t) { return triangleMinAngle(x[t.x], x[t.y], x[t.z]); };
     const std::vector<std::vector<uint32_t>> fan = triangleFans(m);
     auto fanSmallest = [&](uint32_t v) {
-        double s = kUntanglePi;
+        double s = 180.0;
         for (uint32_t f : fan[v]) s = std::min(s, smallestAngle(m.triangles[f]));
         return s;
     };
+    size_t pairs = crossingPairs(x, m.triangles).size();
     size_t moved = 0;
     for (int round = 0; round < max_rounds; ++round) {
         size_t this_round = 0;
         for (size_t t = 0; t < m.triangles.size(); ++t) {
             const glm::uvec3 tri = m.triangles[t];
-            if (smallestAngle(tri) >= min_rad) continue;
+            if (smallestAngle(tri) >= min_angle_deg) continue;
             for (int k = 0; k < 3; ++k) {
                 const uint32_t v = tri[k];
                 if (m.vertex_station.size() == x.size() && m.vertex_station[v].x < 0) continue;  // a pole: attached
@@ -484,15 +477,18 @@ size_t widenNeedles(MeshData& m, float min_angle_deg, int max_rounds) {
                         if (m.triangles[f][j] != v) mean += glm::dvec3(x[m.triangles[f][j]]), ++count;
                 if (count == 0) continue;
                 const double before_angle = fanSmallest(v);
-                const size_t before_pairs = crossingPairs(x, m.triangles).size();
                 const glm::vec3 was = x[v];
                 x[v] = glm::vec3(glm::dvec3(was) + 0.5 * (mean / double(count) - glm::dvec3(was)));
-                if (fanSmallest(v) <= before_angle || crossingPairs(x, m.triangles).size() > before_pairs) {
+                bool keep = fanSmallest(v) > before_angle;
+                size_t now_pairs = pairs;
+                if (keep) now_pairs = crossingPairs(x, m.triangles).size(), keep = now_pairs <= pairs;
+                if (!keep) {
                     x[v] = was;
                     continue;
                 }
+                pairs = now_pairs;  // the count as it stands, not recounted before each move
                 ++this_round;
-                if (smallestAngle(tri) >= min_rad) break;
+                if (smallestAngle(tri) >= min_angle_deg) break;
             }
         }
         moved += this_round;

@@ -18,10 +18,6 @@ double angleAt(const glm::dvec3& p, const glm::dvec3& q, const glm::dvec3& r) {
     return std::acos(std::clamp(glm::dot(a, b) / (la * lb), -1.0, 1.0)) * kRadToDeg;
 }
 
-double minAngle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
-    return std::min({angleAt(a, b, c), angleAt(b, c, a), angleAt(c, a, b)});
-}
-
 // Segment pq crosses the interior of triangle abc (Möller–Trumbore, strict).
 bool segmentCrosses(const glm::dvec3& p, const glm::dvec3& q, const glm::dvec3& a, const glm::dvec3& b,
                     const glm::dvec3& c) {
@@ -50,9 +46,13 @@ bool trianglesIntersect(const std::array<glm::dvec3, 3>& x, const std::array<glm
 
 }  // namespace
 
+double triangleMinAngle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
+    return std::min({angleAt(a, b, c), angleAt(b, c, a), angleAt(c, a, b)});
+}
+
 float minTriangleAngle(const std::vector<glm::vec3>& v, const std::vector<glm::uvec3>& tris) {
     double m = 180.0;
-    for (const glm::uvec3& t : tris) m = std::min(m, minAngle(v[t.x], v[t.y], v[t.z]));
+    for (const glm::uvec3& t : tris) m = std::min(m, triangleMinAngle(v[t.x], v[t.y], v[t.z]));
     return float(m);
 }
 

@@ -9,8 +9,12 @@
 #include <vector>
 
 #include <glm/vec3.hpp>
+#include <glm/ext/vector_double3.hpp>
 
 namespace engine {
+
+// Smallest interior angle of triangle abc (degrees; 0 where two corners meet).
+double triangleMinAngle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c);
 
 // Smallest interior angle over all triangles (degrees; 180 for no triangle).
 float minTriangleAngle(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles);

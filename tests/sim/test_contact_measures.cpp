@@ -113,13 +113,8 @@ TEST(ContactMeasures, PerVertexOverlapIsTheSameMeasure) {
 // reads nothing.
 TEST(ContactMeasures, AVertexWhoseRayGrazesAnEdgeIsNotInside) {
     // b: an oval, so that points outside it lie inside its bounds.
-    const engine::MeshData oval = engine::makeOval({0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.05f, 0.02f, 12, 16);
-    sim::MuscleDesc b;
-    b.name = "b";
-    b.vertices = oval.vertices;
-    b.triangles = oval.triangles;
-    b.origin_sets = oval.origin_sets;
-    b.insertion_sets = oval.insertion_sets;
+    const sim::MuscleDesc b =
+        sim_test::meshMuscle("b", engine::makeOval({0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.05f, 0.02f, 12, 16));
     auto winding = [&](glm::vec3 p) {  // solid angles: no ray, no edge to graze
         double solid = 0.0;
         for (const glm::uvec3& u : b.triangles) {

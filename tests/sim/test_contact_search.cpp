@@ -17,6 +17,7 @@
 #include "sim/contact_search.h"
 #include "sim/geometry.h"
 #include "sim/world.h"
+#include "tests/sim/box_muscle.h"
 
 namespace {
 
@@ -24,14 +25,7 @@ constexpr float kSearch = 0.01f;       // Simulation's wide band (max(4r, 1 cm),
 constexpr float kMuscleDepth = 0.004f;  // max(2r, 2 mm)
 
 sim::MuscleDesc ovalMuscle(const std::string& name, glm::vec3 centre, glm::vec3 axis, float half, float radius) {
-    const engine::MeshData m = engine::makeOval(centre, axis, half, radius, 14, 16);
-    sim::MuscleDesc d;
-    d.name = name;
-    d.vertices = m.vertices;
-    d.triangles = m.triangles;
-    d.origin_sets = m.origin_sets;
-    d.insertion_sets = m.insertion_sets;
-    return d;
+    return sim_test::meshMuscle(name, engine::makeOval(centre, axis, half, radius, 14, 16));
 }
 
 sim::BodyDesc capsuleBone(const std::string& name, glm::vec3 a, glm::vec3 b, float radius) {

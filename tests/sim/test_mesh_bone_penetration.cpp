@@ -7,6 +7,7 @@
 #include "engine/mesh/mesh_builders.h"
 #include "sim/contact_search.h"
 #include "sim/simulation.h"
+#include "tests/sim/box_muscle.h"
 
 namespace {
 
@@ -20,13 +21,8 @@ sim::SceneDesc muscleOnABoxBone() {
     bone.vertices = box.vertices;
     bone.triangles = box.triangles;
     d.bodies.push_back(bone);
-    const engine::MeshData oval = engine::makeOval(glm::vec3(0.0f, 0.0205f, 0.0f), glm::vec3(1, 0, 0), 0.08f, 0.02f, 8, 12);
-    sim::MuscleDesc m;
-    m.name = "lying";
-    m.vertices = oval.vertices;
-    m.triangles = oval.triangles;
-    m.origin_sets = oval.origin_sets;
-    m.insertion_sets = oval.insertion_sets;
+    sim::MuscleDesc m =
+        sim_test::meshMuscle("lying", engine::makeOval(glm::vec3(0.0f, 0.0205f, 0.0f), glm::vec3(1, 0, 0), 0.08f, 0.02f, 8, 12));
     m.contact_targets.push_back({sim::TargetDesc::Kind::Body, 0});
     d.muscles.push_back(m);
     d.gravity_scale = 0.0f;  // it lies 0.5 mm above the box, within the contact radius
